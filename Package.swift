@@ -1,0 +1,57 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Layers (dependencies point down only):
+//   NotiplayCore      model values, validation, errors          (no libmpv, no terminal)
+//   NotiplayPlayback  the libmpv engine behind `PlaybackEngine`  (the only importer of CMPV)
+//   notiplay          the command line, thin
+let package = Package(
+    name: "notiplay",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "notiplay", targets: ["notiplay"]),
+        .library(name: "NotiplayCore", targets: ["NotiplayCore"]),
+        .library(name: "NotiplayPlayback", targets: ["NotiplayPlayback"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CMPV",
+            pkgConfig: "mpv",
+            providers: [.apt(["libmpv-dev"])]
+        ),
+        .target(
+            name: "NotiplayCore",
+            dependencies: [.product(name: "Logging", package: "swift-log")]
+        ),
+        .target(
+            name: "NotiplayPlayback",
+            dependencies: [
+                "CMPV",
+                "NotiplayCore",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "notiplay",
+            dependencies: [
+                "NotiplayCore",
+                "NotiplayPlayback",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "NotiplayBenchmarks",
+            dependencies: ["NotiplayCore", "NotiplayPlayback"],
+            path: "Benchmarks/NotiplayBenchmarks"
+        ),
+        .testTarget(name: "NotiplayCoreTests", dependencies: ["NotiplayCore"]),
+        .testTarget(name: "NotiplayPlaybackTests", dependencies: ["NotiplayPlayback", "NotiplayCore"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["NotiplayCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

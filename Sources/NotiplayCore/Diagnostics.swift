@@ -1,0 +1,81 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Logging
+import Synchronization
+
+/// Where notiplay's own messages for the user go: standard error, or the copy of it kept aside
+/// when native libraries' output is captured (see `NativeStderrCapture` in NotiplayPlayback).
+public final class Diagnostics: Sendable {
+    /// The process-wide instance.
+    public static let shared = Diagnostics()
+
+    private let descriptor = Atomic<Int32>(2)
+
+    /// The file descriptor written to; 2 until something redirects it.
+    public var fileDescriptor: Int32 {
+        get { descriptor.load(ordering: .acquiring) }
+        set { descriptor.store(newValue, ordering: .releasing) }
+    }
+
+    /// Writes `text` as it is; add the newline yourself.
+    public func write(_ text: String) {
+        writeAll(fileDescriptor, text)
+    }
+
+    /// Writes `notiplay: MESSAGE` and a newline.
+    public func report(_ message: String) {
+        write("notiplay: \(message)\n")
+    }
+}
+
+/// Writes all of `text` to `fd`, retrying short writes and EINTR; gives up on other errors.
+public func writeAll(_ fd: Int32, _ text: String) {
+    var text = text
+    text.withUTF8 { buffer in
+        var offset = 0
+        while offset < buffer.count {
+            let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+            if n > 0 {
+                offset += n
+            } else if n < 0 && errno == EINTR {
+                continue
+            } else {
+                return
+            }
+        }
+    }
+}
+
+/// A swift-log handler that writes one line per message to ``Diagnostics``.
+public struct DiagnosticsLogHandler: LogHandler {
+    /// The logger's label, printed before each message.
+    public let label: String
+    public var logLevel: Logger.Level
+    public var metadata: Logger.Metadata = [:]
+
+    /// Creates a handler.
+    public init(label: String, level: Logger.Level) {
+        self.label = label
+        self.logLevel = level
+    }
+
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    public func log(event: LogEvent) {
+        let text = TerminalText.clean(event.message.description)
+        Diagnostics.shared.write("notiplay: \(event.level) [\(label)] \(text)\n")
+    }
+
+    /// The level named by the `NOTIPLAY_LOG` environment variable (`trace` … `critical`),
+    /// `warning` when unset or unknown.
+    public static func levelFromEnvironment() -> Logger.Level {
+        guard let raw = getenv("NOTIPLAY_LOG") else { return .warning }
+        return Logger.Level(rawValue: String(cString: raw).lowercased()) ?? .warning
+    }
+}

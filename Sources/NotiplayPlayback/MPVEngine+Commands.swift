@@ -1,0 +1,120 @@
+import CMPV
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+import Dispatch
+import NotiplayCore
+
+extension MPVEngine {
+    /// Runs `body` on `queue` and hands back its result.
+    @discardableResult
+    func onQueue<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async {
+                continuation.resume(with: Result { try body() })
+            }
+        }
+    }
+
+    public func load(_ file: AudioFile, options: PlaybackOptions) async throws -> PlaybackItemID {
+        try await onQueue { try self.loadNow(file, options: options) }
+    }
+
+    public func play() async throws {
+        try await onQueue { try self.setPause(false) }
+    }
+
+    public func pause() async throws {
+        try await onQueue { try self.setPause(true) }
+    }
+
+    public func seek(to seconds: Double) async throws {
+        try await onQueue {
+            try self.requireActive("seek")
+            try self.command(["seek", Self.timeString(seconds), "absolute+exact"], "seek")
+            self.state.restartPosition = max(0, seconds)
+        }
+    }
+
+    public func stop() async throws {
+        try await onQueue { try self.command(["stop"], "stop") }
+    }
+
+    public func position() async -> Double? {
+        try? await onQueue { self.state.active ? self.doubleProperty("time-pos") : nil }
+    }
+
+    // MARK: On `queue`
+
+    func loadNow(_ file: AudioFile, options: PlaybackOptions) throws -> PlaybackItemID {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard let h = handle else { throw PlaybackFailure.engineClosed }
+        var paused: Int32 = options.startPaused ? 1 : 0
+        try PlaybackFailure.check(mpv_set_property(h, "pause", MPV_FORMAT_FLAG, &paused), "set pause")
+        try PlaybackFailure.check(
+            mpv_set_property_string(h, "start", options.start.map(Self.timeString) ?? "none"), "set start")
+        try PlaybackFailure.check(
+            mpv_set_property_string(h, "end", options.end.map(Self.timeString) ?? "none"), "set end")
+        // `file.path` is absolute, so libmpv can never read it as a URL or an option.
+        let result = try command(["loadfile", file.path, "replace"], "loadfile")
+        guard let id = result else {
+            throw PlaybackFailure(code: -1, message: "libmpv returned no playlist entry id", operation: "loadfile")
+        }
+        let item = PlaybackItemID(id)
+        finishDraining(except: item)
+        state.current = item
+        state.active = true
+        state.paused = options.startPaused
+        state.restarted = false
+        state.playing = false
+        state.restartPosition = max(0, options.start ?? 0)
+        return item
+    }
+
+    func setPause(_ paused: Bool) throws {
+        guard let h = handle else { throw PlaybackFailure.engineClosed }
+        try requireActive(paused ? "pause" : "play")
+        var flag: Int32 = paused ? 1 : 0
+        try PlaybackFailure.check(mpv_set_property(h, "pause", MPV_FORMAT_FLAG, &flag), "set pause")
+        // The property-change event will follow; acting now keeps `started`/`paused` prompt.
+    }
+
+    func requireActive(_ operation: String) throws {
+        guard handle != nil else { throw PlaybackFailure.engineClosed }
+        guard state.active else {
+            throw PlaybackFailure(code: -1001, message: "nothing is loaded (or the file has ended)", operation: operation)
+        }
+    }
+
+    /// Runs a libmpv command; returns the `playlist_entry_id` of its result, if it has one.
+    @discardableResult
+    func command(_ words: [String], _ operation: String) throws -> Int64? {
+        guard let h = handle else { throw PlaybackFailure.engineClosed }
+        let copies = words.map { strdup($0) }
+        defer { copies.forEach { free($0) } }
+        var args: [UnsafePointer<CChar>?] = copies.map { UnsafePointer($0) } + [nil]
+        var result = mpv_node()
+        let status = args.withUnsafeMutableBufferPointer { mpv_command_ret(h, $0.baseAddress, &result) }
+        try PlaybackFailure.check(status, operation)
+        defer { mpv_free_node_contents(&result) }
+        return Self.integer(named: "playlist_entry_id", in: result)
+    }
+
+    /// Reads an integer member of a `MPV_FORMAT_NODE_MAP` node.
+    static func integer(named key: String, in node: mpv_node) -> Int64? {
+        guard node.format == MPV_FORMAT_NODE_MAP, let list = node.u.list?.pointee else { return nil }
+        for i in 0..<Int(list.num) {
+            guard let name = list.keys?[i], String(cString: name) == key else { continue }
+            let value = list.values[i]
+            if value.format == MPV_FORMAT_INT64 { return value.u.int64 }
+        }
+        return nil
+    }
+
+    /// A time in seconds as libmpv parses it: plain decimal, never exponent notation.
+    static func timeString(_ seconds: Double) -> String {
+        let micro = Int64((max(0, seconds.isFinite ? seconds : 0) * 1_000_000).rounded())
+        let fraction = String(micro % 1_000_000)
+        return "\(micro / 1_000_000).\(String(repeating: "0", count: 6 - fraction.count))\(fraction)"
+    }
+}

@@ -1,0 +1,201 @@
+import CMPV
+import Dispatch
+import Logging
+
+extension MPVEngine {
+    /// Takes every pending event off libmpv's queue and acts on it. Runs on `queue`.
+    ///
+    /// Values are copied out of each event before the next `mpv_wait_event`, which frees it.
+    func drainEvents() {
+        dispatchPrecondition(condition: .onQueue(queue))
+        while let h = handle, let event = mpv_wait_event(h, 0)?.pointee {
+            if event.event_id == MPV_EVENT_NONE { break }
+            handle(event)
+            if event.event_id == MPV_EVENT_SHUTDOWN { break }
+        }
+    }
+
+    private func handle(_ event: mpv_event) {
+        switch event.event_id {
+        case MPV_EVENT_START_FILE:
+            guard let data = event.data else { return }
+            let item = PlaybackItemID(data.assumingMemoryBound(to: mpv_event_start_file.self).pointee.playlist_entry_id)
+            finishDraining(except: item)
+            if state.current != item {
+                // Started by libmpv itself (not our `loadfile`): adopt it all the same.
+                state.current = item
+                state.active = true
+            }
+            state.restarted = false
+            state.playing = false
+            state.idle = false
+            state.duration = nil
+            state.loadedAnnounced = false
+
+        case MPV_EVENT_FILE_LOADED:
+            guard let item = state.current else { return }
+            let duration = doubleProperty("duration")
+            state.duration = duration
+            state.loadedAnnounced = true
+            emit(.loaded(duration: duration), item: item)
+
+        case MPV_EVENT_PLAYBACK_RESTART:
+            guard let item = state.current, state.active else { return }
+            state.restarted = true
+            let position = state.restartPosition
+            if !state.paused && !state.playing {
+                state.playing = true
+                emit(.started(position: position), item: item)
+            } else {
+                emit(.position(position), item: item)
+            }
+
+        case MPV_EVENT_END_FILE:
+            guard let data = event.data else { return }
+            let end = data.assumingMemoryBound(to: mpv_event_end_file.self).pointee
+            endFile(PlaybackItemID(end.playlist_entry_id), reason: end.reason, error: end.error)
+
+        case MPV_EVENT_PROPERTY_CHANGE:
+            guard let data = event.data, let property = ObservedProperty(rawValue: event.reply_userdata) else { return }
+            propertyChanged(property, data.assumingMemoryBound(to: mpv_event_property.self).pointee)
+
+        case MPV_EVENT_LOG_MESSAGE:
+            guard let data = event.data else { return }
+            forward(data.assumingMemoryBound(to: mpv_event_log_message.self).pointee)
+
+        case MPV_EVENT_QUEUE_OVERFLOW:
+            // Some notifications were lost: read the state afresh.
+            logger.warning("libmpv event queue overflowed; refreshing state")
+            if let paused = flagProperty("pause") { updatePause(paused) }
+            if let idle = flagProperty("idle-active") { updateIdle(idle) }
+
+        default:
+            break
+        }
+    }
+
+    private func endFile(_ item: PlaybackItemID, reason: mpv_end_file_reason, error: Int32) {
+        let isCurrent = item == state.current
+        if isCurrent {
+            state.active = false
+            state.playing = false
+            state.restarted = false
+        }
+        switch reason {
+        case MPV_END_FILE_REASON_EOF:
+            guard isCurrent else { return emit(.ended(.endOfFile), item: item) }
+            // The last audio is still in the output's buffer: `ended` waits for `idle-active`.
+            state.draining = item
+            if state.idle { finishDraining(except: nil) }
+            queue.asyncAfter(deadline: .now() + .seconds(3)) { [weak self] in
+                guard let self, self.state.draining == item else { return }
+                self.logger.debug("no idle-active after end of file \(item); ending it anyway")
+                self.finishDraining(except: nil)
+            }
+        case MPV_END_FILE_REASON_ERROR:
+            let failure = PlaybackFailure(mpv: error, "play")
+            emit(.error(failure), item: item)
+            emit(.ended(.failed(failure)), item: item)
+        case MPV_END_FILE_REASON_REDIRECT:
+            // A playlist: never follow its entries.
+            if let h = handle {
+                _ = mpv_command_string(h, "playlist-clear")
+                _ = mpv_command_string(h, "stop")
+            }
+            let failure = PlaybackFailure(
+                code: PlaybackFailure.unknownFormat,
+                message: "the file is a playlist, which notiplay does not follow", operation: "play")
+            emit(.error(failure), item: item)
+            emit(.ended(.failed(failure)), item: item)
+        default:  // STOP, QUIT
+            emit(.ended(.stopped), item: item)
+        }
+    }
+
+    /// Sends the `ended` event of a file whose audio finished draining, unless it is `except`.
+    func finishDraining(except item: PlaybackItemID?) {
+        guard let draining = state.draining, draining != item else { return }
+        state.draining = nil
+        emit(.ended(.endOfFile), item: draining)
+    }
+
+    private func propertyChanged(_ property: ObservedProperty, _ change: mpv_event_property) {
+        switch property {
+        case .pause:
+            guard change.format == MPV_FORMAT_FLAG, let data = change.data else { return }
+            updatePause(data.assumingMemoryBound(to: Int32.self).pointee != 0)
+        case .idleActive:
+            guard change.format == MPV_FORMAT_FLAG, let data = change.data else { return }
+            updateIdle(data.assumingMemoryBound(to: Int32.self).pointee != 0)
+        case .timePos:
+            guard change.format == MPV_FORMAT_DOUBLE, let data = change.data,
+                let item = state.current, state.active, state.restarted
+            else { return }
+            emit(.position(data.assumingMemoryBound(to: Double.self).pointee), item: item)
+        case .duration:
+            guard change.format == MPV_FORMAT_DOUBLE, let data = change.data,
+                let item = state.current, state.active, state.loadedAnnounced
+            else { return }
+            let duration = data.assumingMemoryBound(to: Double.self).pointee
+            guard duration != state.duration else { return }
+            state.duration = duration
+            emit(.duration(duration), item: item)
+        case .currentAO:
+            guard change.format == MPV_FORMAT_STRING, let data = change.data,
+                let cString = data.assumingMemoryBound(to: UnsafePointer<CChar>?.self).pointee
+            else { return }
+            let name = String(cString: cString)
+            if case .system = output, name == "null", !state.fallbackAnnounced {
+                state.fallbackAnnounced = true
+                logger.notice("no sound device could be opened; playing silently on the null output")
+                emit(.outputFallback(using: name), item: nil)
+            }
+        }
+    }
+
+    private func updatePause(_ paused: Bool) {
+        state.paused = paused
+        guard let item = state.current, state.active else { return }
+        if paused, state.playing {
+            state.playing = false
+            emit(.paused(position: doubleProperty("time-pos") ?? 0), item: item)
+        } else if !paused, state.restarted, !state.playing {
+            state.playing = true
+            emit(.started(position: doubleProperty("time-pos") ?? 0), item: item)
+        }
+    }
+
+    private func updateIdle(_ idle: Bool) {
+        state.idle = idle
+        if idle { finishDraining(except: nil) }
+    }
+
+    private func forward(_ message: mpv_event_log_message) {
+        let prefix = message.prefix.map { String(cString: $0) } ?? "mpv"
+        var text = message.text.map { String(cString: $0) } ?? ""
+        while text.last == "\n" { text.removeLast() }
+        let level: Logger.Level =
+            switch message.log_level {
+            case MPV_LOG_LEVEL_FATAL, MPV_LOG_LEVEL_ERROR: .error
+            case MPV_LOG_LEVEL_WARN: .warning
+            case MPV_LOG_LEVEL_INFO: .info
+            case MPV_LOG_LEVEL_V: .debug
+            default: .trace
+            }
+        logger.log(level: level, "[\(prefix)] \(text)", source: "libmpv")
+    }
+
+    // MARK: Property reads (on `queue`)
+
+    func doubleProperty(_ name: String) -> Double? {
+        guard let h = handle else { return nil }
+        var value = 0.0
+        return mpv_get_property(h, name, MPV_FORMAT_DOUBLE, &value) >= 0 ? value : nil
+    }
+
+    func flagProperty(_ name: String) -> Bool? {
+        guard let h = handle else { return nil }
+        var value: Int32 = 0
+        return mpv_get_property(h, name, MPV_FORMAT_FLAG, &value) >= 0 ? value != 0 : nil
+    }
+}

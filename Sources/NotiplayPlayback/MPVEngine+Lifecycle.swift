@@ -1,0 +1,128 @@
+import CMPV
+import Dispatch
+import Logging
+
+/// Reply ids of the observed properties.
+enum ObservedProperty: UInt64, CaseIterable {
+    case pause = 1, timePos, duration, idleActive, currentAO
+
+    var name: String {
+        switch self {
+        case .pause: "pause"
+        case .timePos: "time-pos"
+        case .duration: "duration"
+        case .idleActive: "idle-active"
+        case .currentAO: "current-ao"
+        }
+    }
+
+    var format: mpv_format {
+        switch self {
+        case .pause, .idleActive: MPV_FORMAT_FLAG
+        case .timePos, .duration: MPV_FORMAT_DOUBLE
+        case .currentAO: MPV_FORMAT_STRING
+        }
+    }
+}
+
+extension MPVEngine {
+    /// The options every handle gets: a quiet, audio-only player that opens plain files only.
+    static let baseOptions: [(String, String)] = [
+        ("config", "no"),
+        ("terminal", "no"),
+        ("input-default-bindings", "no"),
+        ("input-vo-keyboard", "no"),
+        ("load-scripts", "no"),
+        ("osc", "no"),
+        ("ytdl", "no"),
+        ("vid", "no"),
+        ("audio-display", "no"),
+        ("sub-auto", "no"),
+        ("audio-file-auto", "no"),
+        ("cover-art-auto", "no"),
+        ("resume-playback", "no"),
+        ("save-position-on-quit", "no"),
+        ("idle", "yes"),
+        ("keep-open", "no"),
+        // Never follow playlists, archives, CUE sheets or references: libavformat only.
+        ("demuxer", "lavf"),
+        ("access-references", "no"),
+        ("load-unsafe-playlists", "no"),
+    ]
+
+    /// The audio-output options for `output`.
+    static func outputOptions(_ output: AudioOutput) -> [(String, String)] {
+        switch output {
+        case .null(let untimed):
+            [("ao", "null"), ("ao-null-untimed", untimed ? "yes" : "no")]
+        case .pcm(let path):
+            [("ao", "pcm"), ("ao-pcm-file", path), ("ao-pcm-waveheader", "yes")]
+        case .system(let untimed):
+            // libmpv's own probe order on Linux, then null so that playback never fails for
+            // want of a device; `current-ao` tells whether the fallback was taken.
+            [("ao", "pipewire,pulse,alsa,jack,sdl,null"), ("ao-null-untimed", untimed ? "yes" : "no")]
+        }
+    }
+
+    /// Creates, configures and initializes the handle. Runs on `queue`.
+    func start() throws {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard let h = mpv_create() else {
+            throw PlaybackFailure(code: -1, message: "libmpv could not create a player (out of memory?)", operation: "mpv_create")
+        }
+        do {
+            for (name, value) in Self.baseOptions + Self.outputOptions(output) {
+                try PlaybackFailure.check(mpv_set_option_string(h, name, value), "option \(name)=\(value)")
+            }
+            try PlaybackFailure.check(mpv_initialize(h), "mpv_initialize")
+            try PlaybackFailure.check(mpv_request_log_messages(h, Self.mpvLogLevel(for: logger.logLevel)), "request log messages")
+            for property in ObservedProperty.allCases {
+                try PlaybackFailure.check(
+                    mpv_observe_property(h, property.rawValue, property.name, property.format),
+                    "observe \(property.name)")
+            }
+        } catch {
+            mpv_terminate_destroy(h)
+            throw error
+        }
+        handle = h
+    }
+
+    public func shutdown() async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            queue.async {
+                self.close()
+                done.resume()
+            }
+        }
+    }
+
+    /// Ends every file, destroys the handle and finishes every event stream. Runs on `queue`.
+    func close() {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard let h = handle else { return }
+        mpv_set_wakeup_callback(h, nil, nil)
+        drainEvents()
+        if let draining = state.draining {
+            emit(.ended(.endOfFile), item: draining)
+        } else if state.active, let current = state.current {
+            emit(.ended(.stopped), item: current)
+        }
+        state = State()
+        mpv_terminate_destroy(h)
+        handle = nil
+        finishSubscribers()
+    }
+
+    /// libmpv's message level matching a logger's level.
+    static func mpvLogLevel(for level: Logger.Level) -> String {
+        switch level {
+        case .trace: "debug"
+        case .debug: "v"
+        case .info, .notice: "info"
+        case .warning: "warn"
+        case .error: "error"
+        case .critical: "fatal"
+        }
+    }
+}

@@ -1,0 +1,151 @@
+import CMPV
+import Dispatch
+import Logging
+import NotiplayCore
+import Synchronization
+
+/// The playback engine: one libmpv handle, behind ``PlaybackEngine``.
+///
+/// libmpv runs with no config file, no scripts, no terminal output, no video, no ytdl, and with
+/// the libavformat demuxer forced, so it never expands playlists, archives or references. It only
+/// ever opens ``AudioFile`` values, which exist only after validation.
+///
+/// Threading: every libmpv call and every read or write of the mutable state happens on
+/// ``queue``, a serial dispatch queue. The wakeup callback only schedules a drain on that queue.
+/// That is what makes the `@unchecked Sendable` conformance true.
+public final class MPVEngine: PlaybackEngine, @unchecked Sendable {
+    /// The one queue that guards `handle` and `state`.
+    let queue = DispatchQueue(label: "notiplay.mpv")
+    /// The libmpv handle; `nil` after shutdown. Guarded by `queue`.
+    var handle: OpaquePointer?
+    /// What the engine knows of the current file. Guarded by `queue`.
+    var state = State()
+    /// Where audio goes.
+    public let output: AudioOutput
+    let logger: Logger
+
+    private let subscribers = Mutex<Subscribers>(Subscribers())
+    private let drainScheduled = Atomic<Bool>(false)
+    private let wakeupBox: Unmanaged<WakeupBox>
+
+    struct Subscribers {
+        var next: UInt64 = 0
+        var streams: [UInt64: AsyncStream<PlaybackEvent>.Continuation] = [:]
+        var closed = false
+    }
+
+    /// The state of the current file, as the events told it.
+    struct State {
+        /// The newest file handed to `loadfile`.
+        var current: PlaybackItemID?
+        /// `current` is loaded and has not ended.
+        var active = false
+        /// libmpv's `pause` property.
+        var paused = false
+        /// `PLAYBACK_RESTART` came for `current`: audio runs unless paused.
+        var restarted = false
+        /// A `started` event was sent and no `paused` or `ended` since.
+        var playing = false
+        /// The file that reached its end and whose audio is still draining.
+        var draining: PlaybackItemID?
+        /// libmpv's `idle-active` property.
+        var idle = true
+        /// Where audio resumes after the next `PLAYBACK_RESTART`: the load's start or a seek target.
+        /// Reading `time-pos` at that moment would be late in untimed runs.
+        var restartPosition = 0.0
+        var duration: Double?
+        var loadedAnnounced = false
+        var fallbackAnnounced = false
+    }
+
+    /// Creates a player with its own libmpv handle.
+    /// - Parameters:
+    ///   - output: Where rendered audio goes.
+    ///   - logger: Receives libmpv's own messages (which never reach the terminal directly).
+    /// - Throws: ``PlaybackFailure`` if libmpv cannot be created or refuses an option.
+    public init(output: AudioOutput, logger: Logger = Logger(label: "notiplay.playback")) throws {
+        self.output = output
+        self.logger = logger
+        let box = WakeupBox()
+        wakeupBox = Unmanaged.passRetained(box)
+        do {
+            try queue.sync { try self.start() }
+        } catch {
+            wakeupBox.release()
+            throw error
+        }
+        box.engine = self
+        if let handle {
+            queue.sync { mpv_set_wakeup_callback(handle, mpvWakeup, wakeupBox.toOpaque()) }
+        }
+    }
+
+    deinit {
+        // No queue work can be pending: every block on `queue` holds a strong reference.
+        if let handle {
+            mpv_set_wakeup_callback(handle, nil, nil)
+            mpv_terminate_destroy(handle)
+        }
+        wakeupBox.release()
+        finishSubscribers()
+    }
+
+    // MARK: Events out
+
+    public func events() -> AsyncStream<PlaybackEvent> {
+        let (stream, continuation) = AsyncStream<PlaybackEvent>.makeStream()
+        let id: UInt64? = subscribers.withLock { subs in
+            guard !subs.closed else { return nil }
+            subs.next += 1
+            subs.streams[subs.next] = continuation
+            return subs.next
+        }
+        guard let id else {
+            continuation.finish()
+            return stream
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.subscribers.withLock { $0.streams.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    /// Sends `kind` to every subscriber.
+    func emit(_ kind: PlaybackEvent.Kind, item: PlaybackItemID?) {
+        let event = PlaybackEvent(item: item, kind)
+        let streams = subscribers.withLock { Array($0.streams.values) }
+        for stream in streams { stream.yield(event) }
+    }
+
+    func finishSubscribers() {
+        let streams = subscribers.withLock { subs in
+            subs.closed = true
+            defer { subs.streams = [:] }
+            return Array(subs.streams.values)
+        }
+        for stream in streams { stream.finish() }
+    }
+
+    // MARK: Wakeup
+
+    /// Called from libmpv's thread: schedules one drain of the event queue.
+    func scheduleDrain() {
+        guard !drainScheduled.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        queue.async {
+            self.drainScheduled.store(false, ordering: .releasing)
+            self.drainEvents()
+        }
+    }
+}
+
+/// Holds the engine weakly for the C wakeup callback, whose context pointer must outlive it.
+final class WakeupBox: @unchecked Sendable {
+    // Written once, before the callback is installed; weak loads are atomic.
+    weak var engine: MPVEngine?
+}
+
+/// libmpv's wakeup callback. It runs on a libmpv thread and must not call libmpv.
+private func mpvWakeup(_ context: UnsafeMutableRawPointer?) {
+    guard let context else { return }
+    Unmanaged<WakeupBox>.fromOpaque(context).takeUnretainedValue().engine?.scheduleDrain()
+}

@@ -1,0 +1,53 @@
+import ArgumentParser
+import NotiplayCore
+import NotiplayPlayback
+
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+
+/// The value of `--audio`: `null`, `auto` or `pcm:PATH`.
+enum AudioOutputArgument: ExpressibleByArgument, Equatable {
+    case null
+    case auto
+    case pcm(String)
+
+    init?(argument: String) {
+        switch argument {
+        case "null": self = .null
+        case "auto": self = .auto
+        default:
+            guard argument.hasPrefix("pcm:"), argument.count > 4 else { return nil }
+            self = .pcm(String(argument.dropFirst(4)))
+        }
+    }
+
+    static var allValueStrings: [String] { ["null", "auto", "pcm:PATH"] }
+    var defaultValueDescription: String { "auto" }
+
+    /// The engine's output; for `pcm:PATH`, checks that the capture file can be written.
+    func output(untimed: Bool) throws(NotiplayError) -> AudioOutput {
+        switch self {
+        case .null: return .null(untimed: untimed)
+        case .auto: return .system(untimedFallback: untimed)
+        case .pcm(let path):
+            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY, 0o644)
+            guard fd >= 0 else {
+                let reason = String(cString: strerror(errno)).lowercased()
+                throw NotiplayError(.unavailable, file: path, "cannot write the audio capture file: \(reason)")
+            }
+            close(fd)
+            var absolute = path
+            if !path.hasPrefix("/"), let cwd = getcwd(nil, 0) {
+                absolute = String(cString: cwd) + "/" + path
+                free(cwd)
+            }
+            return .pcm(path: absolute)
+        }
+    }
+}
+
+/// The value of `--events`: only `jsonl` exists.
+enum EventsFormat: String, ExpressibleByArgument, CaseIterable {
+    case jsonl
+}

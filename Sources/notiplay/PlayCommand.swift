@@ -1,0 +1,224 @@
+import ArgumentParser
+import Dispatch
+import Logging
+import NotiplayCore
+import NotiplayPlayback
+import Synchronization
+
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+
+struct PlayCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "play",
+        abstract: "Play an audio file to its end.",
+        discussion: """
+            Shows position and duration on one line when standard output is a terminal. \
+            With --audio auto and no sound device, plays on the null output and says so once.
+            """
+    )
+
+    @Argument(help: "A local audio file: WAV, AIFF, MP3, AAC, M4A, Ogg Vorbis, Opus or FLAC.")
+    var file: String
+
+    @Option(help: "Where audio goes: null, auto (the sound device, else null) or pcm:PATH (a WAV capture).")
+    var audio: AudioOutputArgument = .auto
+
+    @Flag(help: "Render faster than real time (the null output; pcm is never paced).")
+    var untimed = false
+
+    @Option(help: "Print one JSON object per playback event on standard output.")
+    var events: EventsFormat?
+
+    func run() async throws {
+        let clock = EventClock()
+        let audioFile = try AudioFileValidator().validate(file)
+        let output = try audio.output(untimed: untimed)
+        NativeStderrCapture.install(logger: Logger(label: "native"))
+        let engine: MPVEngine
+        do {
+            engine = try MPVEngine(output: output, logger: Logger(label: "libmpv"))
+        } catch {
+            throw NotiplayError(.unavailable, "libmpv could not start: \(error)")
+        }
+        let reporter = PlayReporter(
+            file: audioFile, clock: clock, jsonl: events == .jsonl,
+            statusLine: events == nil && isatty(1) == 1)
+        let interrupts = InterruptWatch { Task { try? await engine.stop() } }
+
+        let reason = try await engine.playToEnd(audioFile) { reporter.handle($0) }
+        await engine.shutdown()
+        reporter.finish()
+        interrupts.cancel()
+
+        switch reason {
+        case .endOfFile:
+            return
+        case .stopped:
+            throw ExitCode(interrupts.fired ? 130 : 1)
+        case .failed(let failure):
+            throw Self.error(for: failure, file: audioFile)
+        }
+    }
+
+    static func error(for failure: PlaybackFailure, file: AudioFile) -> NotiplayError {
+        let reason = "libmpv cannot play it: \(failure.message) (\(failure.code))"
+        switch failure.code {
+        case PlaybackFailure.audioOutputInitFailed:
+            return NotiplayError(.unavailable, file: file.argument, "no audio output could be opened: \(failure.message)")
+        case PlaybackFailure.loadingFailed where access(file.path, F_OK) != 0:
+            return NotiplayError(.missingInput, file: file.argument, "disappeared before it could be played")
+        default:
+            return NotiplayError(.badData, file: file.argument, reason)
+        }
+    }
+}
+
+/// Turns playback events into the status line or JSON lines of `notiplay play`.
+final class PlayReporter {
+    let file: AudioFile
+    let clock: EventClock
+    let jsonl: Bool
+    let statusLine: Bool
+    private var position = 0.0
+    private var duration: Double?
+    private var playing = false
+    private var lastStatus = ""
+    private let glyphs = Glyphs.current
+
+    init(file: AudioFile, clock: EventClock, jsonl: Bool, statusLine: Bool) {
+        self.file = file
+        self.clock = clock
+        self.jsonl = jsonl
+        self.statusLine = statusLine
+    }
+
+    func handle(_ event: PlaybackEvent) {
+        switch event.kind {
+        case .loaded(let d):
+            duration = d
+        case .duration(let d):
+            duration = d
+        case .started(let p):
+            position = p
+            playing = true
+            line("playback", [("state", .string("started")), ("position", .number(p)), ("duration", duration.map(JSONScalar.number) ?? .null)])
+        case .paused(let p):
+            position = p
+            playing = false
+            line("playback", [("state", .string("paused")), ("position", .number(p))])
+        case .position(let p):
+            position = p
+        case .ended(let reason):
+            playing = false
+            switch reason {
+            case .endOfFile:
+                if let duration { position = max(position, duration) }
+                line("playback", [("state", .string("ended")), ("position", .number(position)), ("reason", .string("eof"))])
+            case .stopped:
+                line("playback", [("state", .string("ended")), ("position", .number(position)), ("reason", .string("stopped"))])
+            case .failed:
+                break  // reported by the error event before it
+            }
+        case .error(let failure):
+            line("error", [("message", .string("\(file.displayName): \(failure.message)")), ("code", .integer(Int(failure.code)))])
+            line("playback", [("state", .string("error")), ("position", .number(position))])
+        case .outputFallback(let name):
+            Diagnostics.shared.report("no sound device could be opened; playing silently on the \(name) output")
+        }
+        drawStatus()
+    }
+
+    func finish() {
+        if statusLine, !lastStatus.isEmpty { writeAll(1, "\n") }
+    }
+
+    private func line(_ name: String, _ fields: [(String, JSONScalar)]) {
+        guard jsonl else { return }
+        writeAll(1, EventLine(name, t: clock.seconds(), fields).json + "\n")
+    }
+
+    private func drawStatus() {
+        guard statusLine else { return }
+        let total = duration.map(Self.clock) ?? "-:--"
+        var text = "\(playing ? glyphs.playing : glyphs.paused) \(Self.clock(position)) / \(total)  \(file.displayName)"
+        let width = terminalColumns()
+        if text.count >= width { text = String(text.prefix(max(1, width - 2))) + glyphs.ellipsis }
+        guard text != lastStatus else { return }
+        lastStatus = text
+        writeAll(1, "\r\u{1B}[2K" + text)
+    }
+
+    /// `m:ss.t`.
+    static func clock(_ seconds: Double) -> String {
+        let tenths = Int((max(0, seconds) * 10).rounded(.down))
+        let s = tenths / 10 % 60
+        return "\(tenths / 600):\(s < 10 ? "0" : "")\(s).\(tenths % 10)"
+    }
+
+    private func terminalColumns() -> Int {
+        var size = winsize()
+        if ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        return 80
+    }
+}
+
+/// The few glyphs the status line uses, with plain fallbacks when the locale is not UTF-8.
+struct Glyphs {
+    let playing: String
+    let paused: String
+    let ellipsis: String
+
+    static var current: Glyphs {
+        var locale = ""
+        for name in ["LC_ALL", "LC_CTYPE", "LANG"] {
+            if let value = getenv(name), value.pointee != 0 {
+                locale = String(cString: value)
+                break
+            }
+        }
+        let utf8 = locale.lowercased().filter { $0 != "-" }.contains("utf8")
+        return utf8 ? Glyphs(playing: "▶", paused: "⏸", ellipsis: "…") : Glyphs(playing: ">", paused: "||", ellipsis: "...")
+    }
+}
+
+/// Runs a handler once on SIGINT, SIGTERM or SIGHUP instead of dying, so that the audio
+/// capture and the status line are finished properly. A second signal exits at once.
+final class InterruptWatch {
+    private let sources: [any DispatchSourceSignal]
+    private let firedFlag: SharedFlag
+
+    init(_ handler: @escaping @Sendable () -> Void) {
+        let queue = DispatchQueue(label: "notiplay.signals")
+        let flag = SharedFlag()
+        firedFlag = flag
+        sources = [SIGINT, SIGTERM, SIGHUP].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler { [flag] in
+                if flag.raise() { _exit(128 + number) }
+                handler()
+            }
+            source.resume()
+            return source
+        }
+    }
+
+    /// A signal arrived.
+    var fired: Bool { firedFlag.isRaised }
+
+    /// Stops watching; the signals' default actions are restored.
+    func cancel() {
+        sources.forEach { $0.cancel() }
+        for number in [SIGINT, SIGTERM, SIGHUP] { signal(number, SIG_DFL) }
+    }
+}
+
+/// A flag raised once, readable from any thread.
+final class SharedFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+    /// Raises the flag; returns whether it was already raised.
+    func raise() -> Bool { value.exchange(true, ordering: .acquiringAndReleasing) }
+    var isRaised: Bool { value.load(ordering: .acquiring) }
+}

@@ -1,0 +1,54 @@
+import Testing
+
+@testable import NotiplayCore
+
+@Suite struct TerminalTextTests {
+    @Test(arguments: [
+        ("plain text", "plain text"),
+        ("\u{1B}[31mred\u{1B}[0m", "red"),
+        ("\u{1B}]52;c;ZXZpbA==\u{07}clip", "clip"),  // OSC 52 clipboard write
+        ("\u{1B}]0;title\u{1B}\\after", "after"),  // window title, ST-terminated
+        ("\u{1B}[2J\u{1B}[H\u{1B}[10;10Hmoved", "moved"),
+        ("a\u{9B}31mb", "ab"),  // C1 CSI
+        ("tab\tand\nline", "tab and line"),
+        ("\u{202E}evil\u{202C}", "evil"),  // bidi override
+        ("bell\u{07}del\u{7F}", "belldel"),
+        ("\u{1B}Pdcs data\u{1B}\\ok", "ok"),
+        ("emoji 🔊 and 漢字", "emoji 🔊 and 漢字"),
+        ("\u{1B}", ""),
+    ])
+    func removesControlsAndEscapes(input: String, expected: String) {
+        #expect(TerminalText.clean(input) == expected)
+    }
+
+    @Test func keepsNewlinesWhenAsked() {
+        #expect(TerminalText.clean("a\nb\u{1B}[1m", keepNewlines: true) == "a\nb")
+    }
+}
+
+@Suite struct EventLineTests {
+    @Test func eventAndTimeComeFirstAndStringsAreEscaped() {
+        let line = EventLine("error", t: 1.2345678, [("message", .string("bad \"x\"\n\u{1B}")), ("code", .integer(-17))])
+        #expect(line.json == #"{"event":"error","t":1.234568,"message":"bad \"x\"\n\u001b","code":-17}"#)
+    }
+
+    @Test func numbers() {
+        var s = ""
+        JSONWriter.appendNumber(2, to: &s)
+        s += " "
+        JSONWriter.appendNumber(.nan, to: &s)
+        s += " "
+        JSONWriter.appendNumber(0.5, to: &s)
+        #expect(s == "2 null 0.5")
+    }
+
+    @Test func clockIsMonotonic() {
+        let clock = EventClock()
+        var last = clock.seconds()
+        for _ in 0..<1000 {
+            let now = clock.seconds()
+            #expect(now >= last)
+            last = now
+        }
+    }
+}
