@@ -49,8 +49,12 @@ let package = Package(
             dependencies: ["NotiplayCore", "NotiplayPlayback"],
             path: "Benchmarks/NotiplayBenchmarks"
         ),
+        .target(name: "NotiplayTestSupport", path: "Tests/Support"),
         .testTarget(name: "NotiplayCoreTests", dependencies: ["NotiplayCore"]),
-        .testTarget(name: "NotiplayPlaybackTests", dependencies: ["NotiplayPlayback", "NotiplayCore"]),
+        .testTarget(
+            name: "NotiplayPlaybackTests",
+            dependencies: ["NotiplayPlayback", "NotiplayCore", "NotiplayTestSupport"]
+        ),
         .testTarget(name: "EndToEndTests", dependencies: ["NotiplayCore"]),
     ],
     swiftLanguageModes: [.v6]

@@ -28,11 +28,42 @@ extension MPVEngine {
         try await onQueue { try self.setPause(true) }
     }
 
+    /// Returns once the seek is done: libmpv restarted playback at the new position, so a
+    /// `play()` that follows renders from there, even on an unpaced output.
     public func seek(to seconds: Double) async throws {
-        try await onQueue {
-            try self.requireActive("seek")
-            try self.command(["seek", Self.timeString(seconds), "absolute+exact"], "seek")
-            self.state.restartPosition = max(0, seconds)
+        try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<Void, any Error>) in
+            queue.async {
+                do {
+                    try self.requireActive("seek")
+                    let target = max(0, seconds.isFinite ? seconds : 0)
+                    if self.state.restarted {
+                        try self.sendSeek(target)
+                    } else {
+                        // A seek sent before the first restart lands late, after the output has
+                        // taken a buffer from the old position: hold it until the file is ready.
+                        self.state.deferredSeek = target
+                    }
+                    self.state.seekWaiters.append(waiter)
+                } catch {
+                    waiter.resume(throwing: error)
+                }
+            }
+        }
+    }
+
+    func sendSeek(_ target: Double) throws {
+        try command(["seek", Self.timeString(target), "absolute+exact"], "seek")
+        state.restarted = false
+        state.restartPosition = target
+    }
+
+    /// Resumes every `seek(to:)` caller; with `error`, they throw it.
+    func resumeSeekWaiters(throwing error: (any Error)? = nil) {
+        let waiters = state.seekWaiters
+        state.seekWaiters = []
+        state.deferredSeek = nil
+        for waiter in waiters {
+            if let error { waiter.resume(throwing: error) } else { waiter.resume() }
         }
     }
 
@@ -61,6 +92,7 @@ extension MPVEngine {
             throw PlaybackFailure(code: -1, message: "libmpv returned no playlist entry id", operation: "loadfile")
         }
         let item = PlaybackItemID(id)
+        resumeSeekWaiters(throwing: PlaybackFailure(code: -1002, message: "another file was loaded", operation: "seek"))
         finishDraining(except: item)
         state.current = item
         state.active = true
@@ -76,7 +108,9 @@ extension MPVEngine {
         try requireActive(paused ? "pause" : "play")
         var flag: Int32 = paused ? 1 : 0
         try PlaybackFailure.check(mpv_set_property(h, "pause", MPV_FORMAT_FLAG, &flag), "set pause")
-        // The property-change event will follow; acting now keeps `started`/`paused` prompt.
+        // libmpv coalesces property notifications (a quick pause and play may bring none), so our
+        // own change is applied now; the notification, when it comes, finds nothing to do.
+        updatePause(paused)
     }
 
     func requireActive(_ operation: String) throws {

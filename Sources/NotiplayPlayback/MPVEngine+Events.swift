@@ -41,7 +41,13 @@ extension MPVEngine {
 
         case MPV_EVENT_PLAYBACK_RESTART:
             guard let item = state.current, state.active else { return }
+            if let target = state.deferredSeek {
+                state.deferredSeek = nil
+                do { try sendSeek(target) } catch { resumeSeekWaiters(throwing: error) }
+                return
+            }
             state.restarted = true
+            resumeSeekWaiters()
             let position = state.restartPosition
             if !state.paused && !state.playing {
                 state.playing = true
@@ -77,6 +83,7 @@ extension MPVEngine {
     private func endFile(_ item: PlaybackItemID, reason: mpv_end_file_reason, error: Int32) {
         let isCurrent = item == state.current
         if isCurrent {
+            resumeSeekWaiters(throwing: PlaybackFailure(code: -1001, message: "the file ended", operation: "seek"))
             state.active = false
             state.playing = false
             state.restarted = false
@@ -131,7 +138,9 @@ extension MPVEngine {
             guard change.format == MPV_FORMAT_DOUBLE, let data = change.data,
                 let item = state.current, state.active, state.restarted
             else { return }
-            emit(.position(data.assumingMemoryBound(to: Double.self).pointee), item: item)
+            let position = data.assumingMemoryBound(to: Double.self).pointee
+            if !state.playing { state.restartPosition = position }
+            emit(.position(position), item: item)
         case .duration:
             guard change.format == MPV_FORMAT_DOUBLE, let data = change.data,
                 let item = state.current, state.active, state.loadedAnnounced
@@ -153,15 +162,18 @@ extension MPVEngine {
         }
     }
 
-    private func updatePause(_ paused: Bool) {
+    func updatePause(_ paused: Bool) {
         state.paused = paused
         guard let item = state.current, state.active else { return }
         if paused, state.playing {
+            // The pause is in effect: `time-pos` is frozen where the audio stopped.
             state.playing = false
-            emit(.paused(position: doubleProperty("time-pos") ?? 0), item: item)
+            state.restartPosition = doubleProperty("time-pos") ?? state.restartPosition
+            emit(.paused(position: state.restartPosition), item: item)
         } else if !paused, state.restarted, !state.playing {
+            // Reading `time-pos` now would be late on an unpaced output: use where it stood.
             state.playing = true
-            emit(.started(position: doubleProperty("time-pos") ?? 0), item: item)
+            emit(.started(position: state.restartPosition), item: item)
         }
     }
 

@@ -103,6 +103,7 @@ extension MPVEngine {
         guard let h = handle else { return }
         mpv_set_wakeup_callback(h, nil, nil)
         drainEvents()
+        resumeSeekWaiters(throwing: PlaybackFailure.engineClosed)
         if let draining = state.draining {
             emit(.ended(.endOfFile), item: draining)
         } else if state.active, let current = state.current {

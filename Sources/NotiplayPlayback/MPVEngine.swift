@@ -53,6 +53,10 @@ public final class MPVEngine: PlaybackEngine, @unchecked Sendable {
         /// Where audio resumes after the next `PLAYBACK_RESTART`: the load's start or a seek target.
         /// Reading `time-pos` at that moment would be late in untimed runs.
         var restartPosition = 0.0
+        /// A seek asked for before the file's first `PLAYBACK_RESTART`, sent when that comes.
+        var deferredSeek: Double?
+        /// Callers of `seek(to:)` waiting for the restart that completes their seek.
+        var seekWaiters: [CheckedContinuation<Void, any Error>] = []
         var duration: Double?
         var loadedAnnounced = false
         var fallbackAnnounced = false

@@ -1,0 +1,186 @@
+import Foundation
+import NotiplayCore
+import NotiplayPlayback
+import NotiplayTestSupport
+import Testing
+
+/// The real engine on real files: libmpv's `pcm` output tells what was rendered, the real-time
+/// `null` output tells how long it took.
+@Suite(.timeLimit(.minutes(1)))
+struct MPVEngineTests {
+    let validator = AudioFileValidator()
+
+    func file(_ name: String) throws -> AudioFile { try validator.validate(TestMedia.path(name)) }
+
+    /// Plays `name` once into a pcm capture and returns what was rendered.
+    func capture(_ name: String, options: PlaybackOptions = PlaybackOptions()) async throws -> (WAVLength, EndReason) {
+        let out = try TestMedia.scratch().appendingPathComponent("out.wav").path
+        let engine = try MPVEngine(output: .pcm(path: out))
+        let reason = try await engine.playToEnd(try file(name), options: options)
+        await engine.shutdown()  // the WAV header is finished when the output closes
+        return (try WAVLength(path: out), reason)
+    }
+
+    /// Source lengths in frames, with the decoder's block as the tolerance.
+    @Test(arguments: [
+        ("chime.wav", 88_200, 44_100, 1), ("chime.aiff", 44_100, 22_050, 1), ("chime.flac", 88_200, 44_100, 4_096),
+        ("chime.mp3", 88_200, 44_100, 1_152), ("chime.m4a", 88_200, 44_100, 1_024), ("chime.ogg", 88_200, 44_100, 2_048),
+        ("chime.opus", 96_000, 48_000, 960), ("voice-memo.ogg", 146_950, 22_050, 2_048),
+        ("voice-memo.m4a", 146_950, 22_050, 1_024), ("tone-1s.wav", 44_100, 44_100, 1),
+    ])
+    func pcmCaptureIsAsLongAsTheSource(name: String, frames: Int, rate: Int, block: Int) async throws {
+        let (captured, reason) = try await capture(name)
+        #expect(reason == .endOfFile)
+        #expect(captured.rate == rate)
+        #expect(abs(captured.frames - frames) <= block, "\(name): captured \(captured), source \(frames) frames")
+    }
+
+    @Test func startAndEndRenderAnExactSegment() async throws {
+        let (captured, reason) = try await capture("chime.ogg", options: PlaybackOptions(start: 0.5, end: 1.2))
+        #expect(reason == .endOfFile)
+        #expect(abs(captured.seconds - 0.7) < 0.001, "\(captured)")
+    }
+
+    @Test func seekWhilePausedThenPlay() async throws {
+        let out = try TestMedia.scratch().appendingPathComponent("out.wav").path
+        let engine = try MPVEngine(output: .pcm(path: out))
+        var events = EventCursor(engine)
+        let item = try await engine.load(try file("chime.wav"), options: PlaybackOptions(startPaused: true))
+        try await events.next { $0.item == item && $0.kind == .loaded(duration: 2.0) }
+        try await engine.seek(to: 1.5)
+        try await engine.play()
+        let started = try await events.next { $0.item == item && $0.kind.isStarted }
+        #expect(started.kind == .started(position: 1.5))
+        #expect(try await events.end(of: item) == .endOfFile)
+        await engine.shutdown()
+        let captured = try WAVLength(path: out)
+        #expect(abs(captured.seconds - 0.5) < 0.001, "\(captured)")
+    }
+
+    /// Real time: the position stands still while paused and moves on after resuming.
+    @Test func pauseAndResumeMoveThePositionAsExpected() async throws {
+        let engine = try MPVEngine(output: .null(untimed: false))
+        var events = EventCursor(engine)
+        let clock = ContinuousClock()
+        let begin = clock.now
+        let item = try await engine.load(try file("chime.wav"), options: PlaybackOptions())
+        try await events.next { $0.item == item && ($0.kind.position ?? 0) >= 0.4 }
+
+        try await engine.pause()
+        let paused = try await events.next { $0.item == item && $0.kind.isPaused }
+        let pausedAt = try #require(paused.kind.position)
+        #expect((0.4...0.8).contains(pausedAt), "paused at \(pausedAt)")
+        let before = try #require(await engine.position())
+        try await Task.sleep(for: .milliseconds(400))  // the interval under test, not a stand-in for an event
+        let after = try #require(await engine.position())
+        #expect(abs(after - before) < 0.001, "moved from \(before) to \(after) while paused")
+
+        try await engine.play()
+        let resumed = try await events.next { $0.item == item && $0.kind.isStarted }
+        #expect(abs((resumed.kind.position ?? -1) - pausedAt) < 0.05)
+        try await events.next { $0.item == item && ($0.kind.position ?? 0) >= pausedAt + 0.3 }
+        #expect(try await events.end(of: item) == .endOfFile)
+        let elapsed = clock.now - begin
+        // 2 s of audio plus the 0.4 s pause; the drain makes the end a little later still.
+        #expect(elapsed >= .milliseconds(2_350), "played 2 s with a 0.4 s pause in \(elapsed)")
+        #expect(elapsed < .seconds(4))
+        // Exactly one pause and two starts, in order.
+        let transitions = events.kinds(of: item).filter { $0.isStarted || $0.isPaused }
+        #expect(transitions.count == 3)
+        await engine.shutdown()
+    }
+
+    @Test func oneEnginePlaysFiftyFilesInARow() async throws {
+        let engine = try MPVEngine(output: .null(untimed: true))
+        var events = EventCursor(engine)
+        let names = ["tone-1s.wav", "chime.ogg", "chime.mp3", "chime.flac", "chime.opus"]
+        var items: Set<PlaybackItemID> = []
+        for round in 0..<50 {
+            let item = try await engine.load(try file(names[round % names.count]), options: PlaybackOptions())
+            items.insert(item)
+            #expect(try await events.end(of: item) == .endOfFile, "file \(round)")
+            // Each file was opened and started before it ended: nothing was skipped.
+            let kinds = events.kinds(of: item)
+            #expect(kinds.first { if case .loaded = $0 { true } else { false } } != nil, "file \(round): \(kinds)")
+            #expect(kinds.contains(.started(position: 0)), "file \(round): \(kinds)")
+        }
+        #expect(items.count == 50)
+        await engine.shutdown()
+    }
+
+    /// libmpv opens the pcm output anew for each file: a capture holds the last file only.
+    @Test func pcmCaptureHoldsTheLastFile() async throws {
+        let out = try TestMedia.scratch().appendingPathComponent("out.wav").path
+        let engine = try MPVEngine(output: .pcm(path: out))
+        for name in ["chime.ogg", "tone-1s.wav"] {
+            #expect(try await engine.playToEnd(try file(name)) == .endOfFile)
+        }
+        await engine.shutdown()
+        #expect(try WAVLength(path: out).frames == 44_100)
+    }
+
+    @Test func aFileLibmpvCannotDecodeEndsWithAnError() async throws {
+        let dir = try TestMedia.scratch()
+        let path = dir.appendingPathComponent("broken.wav").path
+        var bytes = Array("RIFF".utf8) + [0x24, 0x10, 0, 0] + Array("WAVE".utf8)
+        bytes += (0..<4000).map { UInt8(truncatingIfNeeded: $0 &* 7919) }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let engine = try MPVEngine(output: .null(untimed: true))
+        var events = EventCursor(engine)
+        let item = try await engine.load(try validator.validate(path), options: PlaybackOptions())
+        let reason = try await events.end(of: item)
+        guard case .failed(let failure) = reason else {
+            Issue.record("expected a failure, got \(reason)")
+            return
+        }
+        #expect(failure.code < 0)
+        #expect(!failure.message.isEmpty)
+        #expect(events.kinds(of: item).contains(.error(failure)))
+        // The engine is still usable.
+        let next = try await engine.load(try file("tone-1s.wav"), options: PlaybackOptions())
+        #expect(try await events.end(of: next) == .endOfFile)
+        await engine.shutdown()
+    }
+
+    @Test func loadReplacesAndStopEnds() async throws {
+        let engine = try MPVEngine(output: .null(untimed: false))
+        var events = EventCursor(engine)
+        let first = try await engine.load(try file("chime.wav"), options: PlaybackOptions())
+        try await events.next { $0.item == first && $0.kind.isStarted }
+        let second = try await engine.load(try file("chime.ogg"), options: PlaybackOptions())
+        #expect(try await events.end(of: first) == .stopped)
+        try await events.next { $0.item == second && $0.kind.isStarted }
+        try await engine.stop()
+        #expect(try await events.end(of: second) == .stopped)
+        await #expect(throws: PlaybackFailure.self) { try await engine.play() }
+        await engine.shutdown()
+    }
+
+    @Test func shutdownFinishesStreamsAndRefusesWork() async throws {
+        let engine = try MPVEngine(output: .null(untimed: false))
+        var events = EventCursor(engine)
+        let item = try await engine.load(try file("chime.wav"), options: PlaybackOptions())
+        try await events.next { $0.item == item && $0.kind.isStarted }
+        await engine.shutdown()
+        #expect(try await events.end(of: item) == .stopped)
+        await #expect(throws: EventCursor.StreamFinished.self) { try await events.next { _ in false } }
+        await #expect(throws: PlaybackFailure.self) {
+            try await engine.load(try file("chime.wav"), options: PlaybackOptions())
+        }
+        #expect(await engine.position() == nil)
+        await engine.shutdown()  // twice is harmless
+    }
+
+    @Test(.enabled(if: !TestMedia.hasSoundDevice, "needs a machine without a sound card"))
+    func systemOutputFallsBackToNullOnce() async throws {
+        let engine = try MPVEngine(output: .system(untimedFallback: true))
+        var events = EventCursor(engine)
+        for _ in 0..<3 {
+            let item = try await engine.load(try file("tone-1s.wav"), options: PlaybackOptions())
+            #expect(try await events.end(of: item) == .endOfFile)
+        }
+        await engine.shutdown()
+        let fallbacks = events.seen.filter { if case .outputFallback = $0.kind { true } else { false } }
+        #expect(fallbacks == [PlaybackEvent(item: nil, .outputFallback(using: "null"))])
+    }
+}
