@@ -72,10 +72,25 @@ public struct DiagnosticsLogHandler: LogHandler {
         Diagnostics.shared.write("notiplay: \(event.level) [\(label)] \(text)\n")
     }
 
-    /// The level named by the `NOTIPLAY_LOG` environment variable (`trace` … `critical`),
-    /// `warning` when unset or unknown.
-    public static func levelFromEnvironment() -> Logger.Level {
-        guard let raw = getenv("NOTIPLAY_LOG") else { return .warning }
-        return Logger.Level(rawValue: String(cString: raw).lowercased()) ?? .warning
+    /// The level named by the `NOTIPLAY_LOG` environment variable (`trace` … `critical`), or
+    /// `nil` when it is unset or unknown.
+    public static func levelFromEnvironment() -> Logger.Level? {
+        guard let raw = getenv("NOTIPLAY_LOG") else { return nil }
+        return Logger.Level(rawValue: String(cString: raw).lowercased())
+    }
+
+    /// Labels of loggers that carry other libraries' diagnostics (libmpv, ALSA, PipeWire).
+    /// They are silent unless `NOTIPLAY_LOG` names a level: failures that matter to the user
+    /// reach them through notiplay's own errors, with the file and the exit status.
+    public static let libraryLabels: Set<String> = ["libmpv", "native"]
+
+    /// Installs this handler for every logger: `NOTIPLAY_LOG`'s level, else `warning` for
+    /// notiplay's own loggers and `critical` for ``libraryLabels``.
+    public static func bootstrap() {
+        let chosen = levelFromEnvironment()
+        LoggingSystem.bootstrap { label in
+            let level = chosen ?? (libraryLabels.contains(label) ? .critical : .warning)
+            return DiagnosticsLogHandler(label: label, level: level)
+        }
     }
 }

@@ -48,6 +48,7 @@ extension MPVEngine {
             }
             state.restarted = true
             resumeSeekWaiters()
+            checkOutputFallback()
             let position = state.restartPosition
             if !state.paused && !state.playing {
                 state.playing = true
@@ -81,6 +82,7 @@ extension MPVEngine {
     }
 
     private func endFile(_ item: PlaybackItemID, reason: mpv_end_file_reason, error: Int32) {
+        checkOutputFallback()
         let isCurrent = item == state.current
         if isCurrent {
             resumeSeekWaiters(throwing: PlaybackFailure(code: -1001, message: "the file ended", operation: "seek"))
@@ -150,16 +152,22 @@ extension MPVEngine {
             state.duration = duration
             emit(.duration(duration), item: item)
         case .currentAO:
-            guard change.format == MPV_FORMAT_STRING, let data = change.data,
-                let cString = data.assumingMemoryBound(to: UnsafePointer<CChar>?.self).pointee
-            else { return }
-            let name = String(cString: cString)
-            if case .system = output, name == "null", !state.fallbackAnnounced {
-                state.fallbackAnnounced = true
-                logger.notice("no sound device could be opened; playing silently on the null output")
-                emit(.outputFallback(using: name), item: nil)
-            }
+            checkOutputFallback()
         }
+    }
+
+    /// Announces, once, that the system output fell back to `null`. Checked when the property
+    /// changes and also at each restart and end, so that the notice always comes before the
+    /// `ended` of the file that found no device, however fast that file played.
+    func checkOutputFallback() {
+        guard case .system = output, !state.fallbackAnnounced, let h = handle,
+            let name = mpv_get_property_string(h, "current-ao")
+        else { return }
+        defer { mpv_free(name) }
+        guard String(cString: name) == "null" else { return }
+        state.fallbackAnnounced = true
+        logger.notice("no sound device could be opened; playing silently on the null output")
+        emit(.outputFallback(using: "null"), item: nil)
     }
 
     func updatePause(_ paused: Bool) {

@@ -42,6 +42,10 @@ extension MPVEngine {
         ("cover-art-auto", "no"),
         ("resume-playback", "no"),
         ("save-position-on-quit", "no"),
+        // Audio only: no OSD or subtitles are ever drawn, so libass needs no fonts.
+        ("sid", "no"),
+        ("osd-level", "0"),
+        ("sub-font-provider", "none"),
         ("idle", "yes"),
         ("keep-open", "no"),
         // Never follow playlists, archives, CUE sheets or references: libavformat only.

@@ -16,8 +16,7 @@ struct Notiplay: AsyncParsableCommand {
     )
 
     static func main() async {
-        let level = DiagnosticsLogHandler.levelFromEnvironment()
-        LoggingSystem.bootstrap { DiagnosticsLogHandler(label: $0, level: level) }
+        DiagnosticsLogHandler.bootstrap()
         do {
             var command = try parseAsRoot()
             if var command = command as? AsyncParsableCommand {

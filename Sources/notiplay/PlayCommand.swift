@@ -84,6 +84,7 @@ final class PlayReporter {
     private var position = 0.0
     private var duration: Double?
     private var playing = false
+    private var ended = false
     private var lastStatus = ""
     private let glyphs = Glyphs.current
 
@@ -112,6 +113,7 @@ final class PlayReporter {
             position = p
         case .ended(let reason):
             playing = false
+            ended = true
             switch reason {
             case .endOfFile:
                 if let duration { position = max(position, duration) }
@@ -142,7 +144,8 @@ final class PlayReporter {
     private func drawStatus() {
         guard statusLine else { return }
         let total = duration.map(Self.clock) ?? "-:--"
-        var text = "\(playing ? glyphs.playing : glyphs.paused) \(Self.clock(position)) / \(total)  \(file.displayName)"
+        let glyph = ended ? glyphs.ended : playing ? glyphs.playing : glyphs.paused
+        var text = "\(glyph) \(Self.clock(position)) / \(total)  \(file.displayName)"
         let width = terminalColumns()
         if text.count >= width { text = String(text.prefix(max(1, width - 2))) + glyphs.ellipsis }
         guard text != lastStatus else { return }
@@ -168,6 +171,7 @@ final class PlayReporter {
 struct Glyphs {
     let playing: String
     let paused: String
+    let ended: String
     let ellipsis: String
 
     static var current: Glyphs {
@@ -179,7 +183,8 @@ struct Glyphs {
             }
         }
         let utf8 = locale.lowercased().filter { $0 != "-" }.contains("utf8")
-        return utf8 ? Glyphs(playing: "▶", paused: "⏸", ellipsis: "…") : Glyphs(playing: ">", paused: "||", ellipsis: "...")
+        return utf8 ? Glyphs(playing: "▶", paused: "⏸", ended: "■", ellipsis: "…")
+            : Glyphs(playing: ">", paused: "||", ended: "[]", ellipsis: "...")
     }
 }
 

@@ -1,0 +1,76 @@
+// Engine benchmarks: numbers, not pass/fail tests. Run with
+//   swift run -c release NotiplayBenchmarks [--files N]
+// Reports: 100 files played back to back by one engine (untimed null output), and
+// load-to-started latency on a warm engine (real-time null output).
+import NotiplayCore
+import NotiplayPlayback
+
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+
+let arguments = CommandLine.arguments
+let count = arguments.firstIndex(of: "--files").flatMap { Int(arguments[$0 + 1]) } ?? 100
+let media = arguments.firstIndex(of: "--media").map { arguments[$0 + 1] } ?? "Media"
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted.isEmpty ? .nan : sorted[sorted.count / 2]
+}
+
+func ms(_ d: Duration) -> Double {
+    let (s, atto) = d.components
+    return Double(s) * 1000 + Double(atto) / 1e15
+}
+
+func format(_ v: Double) -> String {
+    let r = (v * 10).rounded() / 10
+    return String(r)
+}
+
+let file = try AudioFileValidator().validate("\(media)/tone-1s.wav")
+let clock = ContinuousClock()
+
+// 1. N files back to back, one engine, untimed null output.
+do {
+    let engine = try MPVEngine(output: .null(untimed: true))
+    var perFile: [Double] = []
+    let begin = clock.now
+    for _ in 0..<count {
+        let start = clock.now
+        let reason = try await engine.playToEnd(file)
+        guard reason == .endOfFile else { fatalError("file ended with \(reason)") }
+        perFile.append(ms(clock.now - start))
+    }
+    let total = ms(clock.now - begin)
+    await engine.shutdown()
+    print("back-to-back: \(count) × tone-1s.wav (1 s), one engine, null untimed: total \(format(total)) ms, "
+        + "median \(format(median(perFile))) ms/file, max \(format(perFile.max() ?? 0)) ms  [budget 2500 ms for 100]")
+}
+
+// 2. Warm engine, real-time null output: load → started, and pause/play → paused/started.
+do {
+    let engine = try MPVEngine(output: .null(untimed: false))
+    var loadToStart: [Double] = []
+    var toggle: [Double] = []
+    for round in 0..<21 {
+        let stream = engine.events()
+        var iterator = stream.makeAsyncIterator()
+        let start = clock.now
+        let item = try await engine.load(file, options: PlaybackOptions())
+        while let event = await iterator.next() {
+            if event.item == item, case .started = event.kind { break }
+        }
+        if round > 0 { loadToStart.append(ms(clock.now - start)) }  // round 0 warms the engine
+        let pauseStart = clock.now
+        try await engine.pause()
+        while let event = await iterator.next() {
+            if event.item == item, case .paused = event.kind { break }
+        }
+        toggle.append(ms(clock.now - pauseStart))
+        try await engine.stop()
+    }
+    await engine.shutdown()
+    print("warm engine, real-time null: load→started median \(format(median(loadToStart))) ms "
+        + "(max \(format(loadToStart.max() ?? 0))), pause→paused event median \(format(median(toggle))) ms")
+}
