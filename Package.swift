@@ -55,7 +55,7 @@ let package = Package(
             name: "NotiplayPlaybackTests",
             dependencies: ["NotiplayPlayback", "NotiplayCore", "NotiplayTestSupport"]
         ),
-        .testTarget(name: "EndToEndTests", dependencies: ["NotiplayCore"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["NotiplayCore", "NotiplayTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

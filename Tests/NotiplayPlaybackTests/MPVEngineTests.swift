@@ -13,12 +13,12 @@ struct MPVEngineTests {
     func file(_ name: String) throws -> AudioFile { try validator.validate(TestMedia.path(name)) }
 
     /// Plays `name` once into a pcm capture and returns what was rendered.
-    func capture(_ name: String, options: PlaybackOptions = PlaybackOptions()) async throws -> (WAVLength, EndReason) {
+    func capture(_ name: String, options: PlaybackOptions = PlaybackOptions()) async throws -> (WAVFile, EndReason) {
         let out = try TestMedia.scratch().appendingPathComponent("out.wav").path
         let engine = try MPVEngine(output: .pcm(path: out))
         let reason = try await engine.playToEnd(try file(name), options: options)
         await engine.shutdown()  // the WAV header is finished when the output closes
-        return (try WAVLength(path: out), reason)
+        return (try WAVFile(contentsOf: out), reason)
     }
 
     /// Source lengths in frames, with the decoder's block as the tolerance.
@@ -31,7 +31,7 @@ struct MPVEngineTests {
     func pcmCaptureIsAsLongAsTheSource(name: String, frames: Int, rate: Int, block: Int) async throws {
         let (captured, reason) = try await capture(name)
         #expect(reason == .endOfFile)
-        #expect(captured.rate == rate)
+        #expect(captured.sampleRate == rate)
         #expect(abs(captured.frames - frames) <= block, "\(name): captured \(captured), source \(frames) frames")
     }
 
@@ -53,7 +53,7 @@ struct MPVEngineTests {
         #expect(started.kind == .started(position: 1.5))
         #expect(try await events.end(of: item) == .endOfFile)
         await engine.shutdown()
-        let captured = try WAVLength(path: out)
+        let captured = try WAVFile(contentsOf: out)
         #expect(abs(captured.seconds - 0.5) < 0.001, "\(captured)")
     }
 
@@ -116,7 +116,7 @@ struct MPVEngineTests {
             #expect(try await engine.playToEnd(try file(name)) == .endOfFile)
         }
         await engine.shutdown()
-        #expect(try WAVLength(path: out).frames == 44_100)
+        #expect(try WAVFile(contentsOf: out).frames == 44_100)
     }
 
     @Test func aFileLibmpvCannotDecodeEndsWithAnError() async throws {

@@ -22,48 +22,6 @@ public enum TestMedia {
     }
 }
 
-/// The length of a RIFF/WAVE file, read from its chunks (libmpv's `pcm` output writes
-/// WAVE_FORMAT_EXTENSIBLE, which simple readers refuse).
-public struct WAVLength: Equatable, CustomStringConvertible {
-    /// Sample frames in the data chunk.
-    public var frames: Int
-    /// Frames per second.
-    public var rate: Int
-    /// Seconds of audio.
-    public var seconds: Double { Double(frames) / Double(rate) }
-
-    public var description: String { "\(frames) frames at \(rate) Hz (\(seconds) s)" }
-
-    /// Reads the WAV file at `path`.
-    public init(path: String) throws {
-        let data = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-        func u32(_ i: Int) -> Int { Int(data[i]) | Int(data[i + 1]) << 8 | Int(data[i + 2]) << 16 | Int(data[i + 3]) << 24 }
-        func u16(_ i: Int) -> Int { Int(data[i]) | Int(data[i + 1]) << 8 }
-        guard data.count >= 12, data[0..<4].elementsEqual("RIFF".utf8), data[8..<12].elementsEqual("WAVE".utf8) else {
-            throw CocoaError(.fileReadCorruptFile)
-        }
-        var offset = 12
-        var rate = 0
-        var align = 0
-        while offset + 8 <= data.count {
-            let id = String(decoding: data[offset..<offset + 4], as: UTF8.self)
-            let size = u32(offset + 4)
-            if id == "fmt " {
-                rate = u32(offset + 12)
-                align = u16(offset + 20)
-            } else if id == "data" {
-                guard rate > 0, align > 0 else { break }
-                let bytes = min(size, data.count - offset - 8)
-                self.frames = bytes / align
-                self.rate = rate
-                return
-            }
-            offset += 8 + size + (size & 1)
-        }
-        throw CocoaError(.fileReadCorruptFile)
-    }
-}
-
 /// Thrown by ``withTimeout(_:_:)`` when the work did not finish in time.
 public struct TimedOut: Error, CustomStringConvertible {
     public let seconds: Double
