@@ -4,7 +4,7 @@ import PackageDescription
 // Layers (dependencies point down only):
 //   NotiplayCore      model values, validation, errors          (no libmpv, no terminal)
 //   NotiplayPlayback  the libmpv engine behind `PlaybackEngine`  (the only importer of CMPV)
-//   notiplay          the command line, thin
+//   notiplay          the command line, thin (its own small parser: see CommandLineParser.swift)
 let package = Package(
     name: "notiplay",
     platforms: [.macOS(.v15)],
@@ -14,7 +14,6 @@ let package = Package(
         .library(name: "NotiplayPlayback", targets: ["NotiplayPlayback"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
@@ -40,7 +39,6 @@ let package = Package(
             dependencies: [
                 "NotiplayCore",
                 "NotiplayPlayback",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -55,6 +53,7 @@ let package = Package(
             name: "NotiplayPlaybackTests",
             dependencies: ["NotiplayPlayback", "NotiplayCore", "NotiplayTestSupport"]
         ),
+        .testTarget(name: "CommandLineTests", dependencies: ["notiplay", "NotiplayCore"]),
         .testTarget(name: "EndToEndTests", dependencies: ["NotiplayCore", "NotiplayTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

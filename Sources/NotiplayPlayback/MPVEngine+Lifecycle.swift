@@ -32,7 +32,12 @@ extension MPVEngine {
         ("terminal", "no"),
         ("input-default-bindings", "no"),
         ("input-vo-keyboard", "no"),
+        // No Lua at all: `load-scripts` covers script folders only; the built-in stats, console
+        // and auto-profiles scripts have switches of their own.
         ("load-scripts", "no"),
+        ("load-stats-overlay", "no"),
+        ("load-osd-console", "no"),
+        ("load-auto-profiles", "no"),
         ("osc", "no"),
         ("ytdl", "no"),
         ("vid", "no"),

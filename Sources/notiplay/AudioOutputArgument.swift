@@ -1,4 +1,3 @@
-import ArgumentParser
 import NotiplayCore
 import NotiplayPlayback
 
@@ -7,23 +6,24 @@ import NotiplayPlayback
 #endif
 
 /// The value of `--audio`: `null`, `auto` or `pcm:PATH`.
-enum AudioOutputArgument: ExpressibleByArgument, Equatable {
+enum AudioOutputArgument: Equatable {
     case null
     case auto
     case pcm(String)
 
-    init?(argument: String) {
+    /// Parses `--audio`'s value.
+    /// - Throws: A usage error for anything but `null`, `auto` or `pcm:PATH`.
+    init(_ argument: String) throws(NotiplayError) {
         switch argument {
         case "null": self = .null
         case "auto": self = .auto
         default:
-            guard argument.hasPrefix("pcm:"), argument.count > 4 else { return nil }
+            guard argument.hasPrefix("pcm:"), argument.count > 4 else {
+                throw NotiplayError(.usage, "--audio must be null, auto or pcm:PATH, not '\(TerminalText.clean(argument))'")
+            }
             self = .pcm(String(argument.dropFirst(4)))
         }
     }
-
-    static var allValueStrings: [String] { ["null", "auto", "pcm:PATH"] }
-    var defaultValueDescription: String { "auto" }
 
     /// The engine's output; for `pcm:PATH`, checks that the capture file can be written.
     func output(untimed: Bool) throws(NotiplayError) -> AudioOutput {
@@ -45,9 +45,4 @@ enum AudioOutputArgument: ExpressibleByArgument, Equatable {
             return .pcm(path: absolute)
         }
     }
-}
-
-/// The value of `--events`: only `jsonl` exists.
-enum EventsFormat: String, ExpressibleByArgument, CaseIterable {
-    case jsonl
 }

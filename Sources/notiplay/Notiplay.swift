@@ -1,34 +1,92 @@
-import ArgumentParser
-import Logging
 import NotiplayCore
 
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+
+/// Ends a command with this exit status, after it has said whatever it had to say.
+struct CommandExit: Error {
+    let status: Int32
+}
+
 @main
-struct Notiplay: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "notiplay",
-        abstract: "A media-capable notification player for the terminal.",
-        discussion: """
-            Exit status: 0 ok, 1 test failures, 64 usage, 65 bad data, 66 missing input, \
-            69 libmpv or audio unavailable. Set NOTIPLAY_LOG=debug to see libmpv's messages.
-            """,
-        version: "0.1.0",
-        subcommands: [PlayCommand.self]
-    )
+enum Notiplay {
+    static let version = "0.1.0"
+
+    /// The subcommands, in the order `--help` lists them.
+    static let commands: [CommandSpec] = [PlayCommand.spec]
+
+    static var help: String {
+        let width = (commands.map(\.name.count).max() ?? 0) + 2
+        let list = commands.map { "  " + $0.name + String(repeating: " ", count: width - $0.name.count) + $0.abstract }
+        return """
+            notiplay \(version) — a media-capable notification player for the terminal.
+
+            Usage: notiplay COMMAND [ARGUMENTS]
+
+            Commands:
+            \(list.joined(separator: "\n"))
+
+            Exit status: 0 ok, 1 test failures, 64 usage, 65 bad data, 66 missing input,
+            69 libmpv or audio unavailable, 130 interrupted.
+            Set NOTIPLAY_LOG=debug to see libmpv's own messages.
+            See 'notiplay COMMAND --help'.
+
+            """
+    }
 
     static func main() async {
         DiagnosticsLogHandler.bootstrap()
-        do {
-            var command = try parseAsRoot()
-            if var command = command as? AsyncParsableCommand {
-                try await command.run()
-            } else {
-                try command.run()
+        exit(await run(Array(CommandLine.arguments.dropFirst())))
+    }
+
+    /// Runs a command line (without the program name) and returns the exit status.
+    static func run(_ arguments: [String]) async -> Int32 {
+        guard let first = arguments.first else {
+            Diagnostics.shared.write(help)
+            return ExitStatus.usage
+        }
+        switch first {
+        case "-h", "--help":
+            writeAll(1, help)
+            return ExitStatus.ok
+        case "help":
+            guard let name = arguments.dropFirst().first else {
+                writeAll(1, help)
+                return ExitStatus.ok
             }
+            guard let command = commands.first(where: { $0.name == name }) else { return unknown(name) }
+            writeAll(1, command.help)
+            return ExitStatus.ok
+        case "--version":
+            writeAll(1, "\(version)\n")
+            return ExitStatus.ok
+        default:
+            break
+        }
+        guard let command = commands.first(where: { $0.name == first }) else { return unknown(first) }
+        let rest = Array(arguments.dropFirst())
+        if rest.prefix(while: { $0 != "--" }).contains(where: { $0 == "-h" || $0 == "--help" }) {
+            writeAll(1, command.help)
+            return ExitStatus.ok
+        }
+        do {
+            try await command.run(try command.parse(rest))
+            return ExitStatus.ok
         } catch let error as NotiplayError {
             Diagnostics.shared.report(error.description)
-            exit(withError: ExitCode(error.exitCode))
+            return error.exitCode
+        } catch let exit as CommandExit {
+            return exit.status
         } catch {
-            exit(withError: error)
+            Diagnostics.shared.report("\(command.name): \(error)")
+            return 1
         }
+    }
+
+    static func unknown(_ name: String) -> Int32 {
+        let names = commands.map(\.name).joined(separator: ", ")
+        Diagnostics.shared.report("unknown command '\(TerminalText.clean(name))' (commands: \(names))\nUsage: notiplay COMMAND [ARGUMENTS]")
+        return ExitStatus.usage
     }
 }

@@ -1,4 +1,3 @@
-import ArgumentParser
 import Dispatch
 import Logging
 import NotiplayCore
@@ -9,32 +8,37 @@ import Synchronization
 @preconcurrency import Glibc
 #endif
 
-struct PlayCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "play",
+/// `notiplay play FILE [--audio null|auto|pcm:PATH] [--untimed] [--events jsonl]`.
+enum PlayCommand {
+    static let spec = CommandSpec(
+        name: "play",
         abstract: "Play an audio file to its end.",
         discussion: """
-            Shows position and duration on one line when standard output is a terminal. \
+            Shows position and duration on one line when standard output is a terminal.
             With --audio auto and no sound device, plays on the null output and says so once.
-            """
+            """,
+        positionals: [
+            PositionalSpec(name: "FILE", help: "A local audio file: WAV, AIFF, MP3, AAC, M4A, Ogg Vorbis, Opus or FLAC.")
+        ],
+        options: [
+            OptionSpec(name: "audio", value: "null|auto|pcm:PATH", help: "Where audio goes (default auto: the sound device, else null)."),
+            OptionSpec(name: "untimed", value: nil, help: "Render faster than real time (the null output; pcm is never paced)."),
+            OptionSpec(name: "events", value: "jsonl", help: "Print one JSON object per playback event on standard output."),
+        ],
+        run: { try await run($0) }
     )
 
-    @Argument(help: "A local audio file: WAV, AIFF, MP3, AAC, M4A, Ogg Vorbis, Opus or FLAC.")
-    var file: String
-
-    @Option(help: "Where audio goes: null, auto (the sound device, else null) or pcm:PATH (a WAV capture).")
-    var audio: AudioOutputArgument = .auto
-
-    @Flag(help: "Render faster than real time (the null output; pcm is never paced).")
-    var untimed = false
-
-    @Option(help: "Print one JSON object per playback event on standard output.")
-    var events: EventsFormat?
-
-    func run() async throws {
+    static func run(_ arguments: ParsedArguments) async throws {
         let clock = EventClock()
-        let audioFile = try AudioFileValidator().validate(file)
-        let output = try audio.output(untimed: untimed)
+        let audio = try arguments.value("audio").map(AudioOutputArgument.init) ?? .auto
+        let jsonl: Bool
+        switch arguments.value("events") {
+        case nil: jsonl = false
+        case "jsonl": jsonl = true
+        case let other?: throw NotiplayError(.usage, "--events must be jsonl, not '\(TerminalText.clean(other))'")
+        }
+        let audioFile = try AudioFileValidator().validate(arguments.positionals[0])
+        let output = try audio.output(untimed: arguments.flag("untimed"))
         NativeStderrCapture.install(logger: Logger(label: "native"))
         let engine: MPVEngine
         do {
@@ -42,9 +46,7 @@ struct PlayCommand: AsyncParsableCommand {
         } catch {
             throw NotiplayError(.unavailable, "libmpv could not start: \(error)")
         }
-        let reporter = PlayReporter(
-            file: audioFile, clock: clock, jsonl: events == .jsonl,
-            statusLine: events == nil && isatty(1) == 1)
+        let reporter = PlayReporter(file: audioFile, clock: clock, jsonl: jsonl, statusLine: !jsonl && isatty(1) == 1)
         let interrupts = InterruptWatch { Task { try? await engine.stop() } }
 
         let reason = try await engine.playToEnd(audioFile) { reporter.handle($0) }
@@ -56,7 +58,7 @@ struct PlayCommand: AsyncParsableCommand {
         case .endOfFile:
             return
         case .stopped:
-            throw ExitCode(interrupts.fired ? 130 : 1)
+            throw CommandExit(status: interrupts.fired ? 130 : 1)
         case .failed(let failure):
             throw Self.error(for: failure, file: audioFile)
         }
