@@ -82,6 +82,8 @@ public final class MPVEngine: PlaybackEngine, @unchecked Sendable {
         if let handle {
             queue.sync { mpv_set_wakeup_callback(handle, mpvWakeup, wakeupBox.toOpaque()) }
         }
+        // Events queued before the callback existed (initial property values) woke nobody.
+        scheduleDrain()
     }
 
     deinit {
