@@ -1,7 +1,8 @@
 // Engine benchmarks: numbers, not pass/fail tests. Run with
 //   swift run -c release NotiplayBenchmarks [--files N]
-// Reports: 100 files played back to back by one engine (untimed null output), and
-// load-to-started latency on a warm engine (real-time null output).
+// Reports: 100 files played back to back by one engine (untimed null output),
+// load-to-started latency on a warm engine (real-time null output), and JSON parsing of a
+// 4 KB APNs payload.
 import NotiplayCore
 import NotiplayPlayback
 
@@ -73,4 +74,27 @@ do {
     await engine.shutdown()
     print("warm engine, real-time null: load→started median \(format(median(loadToStart))) ms "
         + "(max \(format(loadToStart.max() ?? 0))), pause→paused event median \(format(median(toggle))) ms")
+}
+
+// 3. JSON: a 4 KB payload, parsed 20,000 times.
+do {
+    var custom = ""
+    var i = 0
+    while custom.utf8.count < 3_600 {
+        custom += "\"key\(i)\": {\"text\": \"Ünïcödé \\u00e9 line \(i)\", \"n\": \(i), \"f\": \(Double(i) / 7), \"ok\": true},"
+        i += 1
+    }
+    let payload = Array(("{\"aps\": {\"alert\": {\"title\": \"Voice memo\", \"body\": \"Sam left you a message\"}, "
+        + "\"category\": \"memo\", \"thread-id\": \"sam\", \"mutable-content\": 1, \"sound\": \"default\"}, "
+        + custom + "\"end\": null}").utf8)
+    var samples: [Double] = []
+    for round in 0..<20_000 {
+        let start = clock.now
+        let value = try JSONParser.parse(payload)
+        let elapsed = clock.now - start
+        precondition(value["aps"] != nil)
+        if round >= 1_000 { samples.append(ms(elapsed) * 1000) }
+    }
+    print("json: \(payload.count)-byte payload parsed in median \(format(median(samples))) µs "
+        + "(p99 \(format(samples.sorted()[samples.count * 99 / 100])) µs)")
 }
