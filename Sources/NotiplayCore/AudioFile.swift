@@ -59,54 +59,25 @@ public struct AudioFileValidator: Sendable {
     /// - Returns: The validated file.
     /// - Throws: ``NotiplayError`` with kind `.missingInput` or `.badData`.
     public func validate(_ argument: String) throws(NotiplayError) -> AudioFile {
-        guard !argument.isEmpty else { throw NotiplayError(.badData, file: "\"\"", "an empty path is not a file") }
-        if let scheme = Self.urlScheme(of: argument) {
-            throw NotiplayError(
-                .badData, file: argument,
-                "is a URL (\(scheme)://); notiplay plays local files only — download it first")
-        }
-        guard !argument.utf8.contains(0) else {
-            throw NotiplayError(.badData, file: argument, "the path contains a NUL byte")
-        }
-        let resolved = try Self.resolve(argument)
+        let file = try LocalFile.inspect(argument, sizeLimit: sizeLimit, limitName: "audio attachments")
+        let format = try Self.audioFormat(of: file, argument: argument)
+        return AudioFile(path: file.path, argument: argument, format: format, byteCount: file.size)
+    }
 
-        var info = stat()
-        guard stat(resolved, &info) == 0 else {
-            throw NotiplayError(.missingInput, file: argument, "cannot be read: \(Self.errnoText())")
-        }
-        let type = info.st_mode & S_IFMT
-        guard type == S_IFREG else {
-            throw NotiplayError(.badData, file: argument, "is \(Self.describe(type)), not an audio file")
-        }
-        let size = Int(info.st_size)
-        guard size > 0 else { throw NotiplayError(.badData, file: argument, "is empty (0 bytes)") }
-        guard size <= sizeLimit else {
-            throw NotiplayError(
-                .badData, file: argument,
-                "is \(Self.megabytes(size)); the limit for audio attachments is \(Self.megabytes(sizeLimit))")
-        }
-
-        let fd = open(resolved, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
-        guard fd >= 0 else {
-            throw NotiplayError(.badData, file: argument, "cannot be read: \(Self.errnoText())")
-        }
-        defer { close(fd) }
-        var header = Self.read(fd, count: 64, at: 0)
-        if header.isEmpty {
-            throw NotiplayError(.badData, file: argument, "cannot be read: \(Self.errnoText())")
-        }
-        if let tag = AudioFormat.id3TagLength(header) {
+    /// The audio format of an inspected file, or an error saying why it is not audio.
+    static func audioFormat(of file: LocalFile, argument: String) throws(NotiplayError) -> AudioFormat {
+        if let tag = AudioFormat.id3TagLength(file.header) {
             // MP3 behind an ID3v2 tag: the first frame must follow the tag.
-            header = Self.read(fd, count: 4, at: tag)
-            guard header.count >= 3, AudioFormat.isMPEGAudioFrame(header[0], header[1], header[2]) else {
+            let frame = file.bytes(4, at: tag)
+            guard frame.count >= 3, AudioFormat.isMPEGAudioFrame(frame[0], frame[1], frame[2]) else {
                 throw NotiplayError(.badData, file: argument, "has an ID3 tag but no MP3 audio after it")
             }
-            return AudioFile(path: resolved, argument: argument, format: .mp3, byteCount: size)
+            return .mp3
         }
-        guard let format = AudioFormat.sniff(header) else {
-            throw NotiplayError(.badData, file: argument, Self.unrecognised(header))
+        guard let format = AudioFormat.sniff(file.header) else {
+            throw NotiplayError(.badData, file: argument, unrecognised(file.header))
         }
-        return AudioFile(path: resolved, argument: argument, format: format, byteCount: size)
+        return format
     }
 
     /// The scheme if `argument` looks like a URL (`scheme://…`), else `nil`.
@@ -122,6 +93,66 @@ public struct AudioFileValidator: Sendable {
         return TerminalText.clean(String(scheme))
     }
 
+    static func unrecognised(_ header: [UInt8]) -> String {
+        let printable = header.prefix(64).allSatisfy { (0x20...0x7E).contains($0) || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+        let what = printable ? "text, not audio" : "not a recognised audio format"
+        return "is \(what) (expected WAV, AIFF, MP3, AAC, M4A, Ogg Vorbis, Opus or FLAC content)"
+    }
+
+    static func megabytes(_ bytes: Int) -> String { LocalFile.megabytes(bytes) }
+}
+
+/// A local file that exists, is regular, non-empty and within a size limit, with its first bytes
+/// read: the shared first step of validating audio files and attachments.
+struct LocalFile {
+    /// The absolute path with symbolic links resolved.
+    let path: String
+    let size: Int
+    /// Up to the first 64 bytes.
+    let header: [UInt8]
+
+    /// Checks `argument` (a path as the user wrote it).
+    /// - Parameters:
+    ///   - sizeLimit: The largest size accepted.
+    ///   - limitName: What the limit is for, in the message (`"audio attachments"`).
+    static func inspect(_ argument: String, sizeLimit: Int, limitName: String) throws(NotiplayError) -> LocalFile {
+        guard !argument.isEmpty else { throw NotiplayError(.badData, file: "\"\"", "an empty path is not a file") }
+        if let scheme = AudioFileValidator.urlScheme(of: argument) {
+            throw NotiplayError(
+                .badData, file: argument,
+                "is a URL (\(scheme)://); notiplay plays local files only — download it first")
+        }
+        guard !argument.utf8.contains(0) else {
+            throw NotiplayError(.badData, file: argument, "the path contains a NUL byte")
+        }
+        let resolved = try resolve(argument)
+        var info = stat()
+        guard stat(resolved, &info) == 0 else {
+            throw NotiplayError(.missingInput, file: argument, "cannot be read: \(errnoText())")
+        }
+        let type = info.st_mode & S_IFMT
+        guard type == S_IFREG else {
+            throw NotiplayError(.badData, file: argument, "is \(describe(type)), not a regular file")
+        }
+        let size = Int(info.st_size)
+        guard size > 0 else { throw NotiplayError(.badData, file: argument, "is empty (0 bytes)") }
+        guard size <= sizeLimit else {
+            throw NotiplayError(
+                .badData, file: argument,
+                "is \(megabytes(size)); the limit for \(limitName) is \(megabytes(sizeLimit))")
+        }
+        let header = read(resolved, count: 64, at: 0)
+        if header.isEmpty {
+            throw NotiplayError(.badData, file: argument, "cannot be read: \(errnoText())")
+        }
+        return LocalFile(path: resolved, size: size, header: header)
+    }
+
+    /// `count` bytes at `offset` (fewer at the end of the file; none if it cannot be read).
+    func bytes(_ count: Int, at offset: Int) -> [UInt8] {
+        Self.read(path, count: count, at: offset)
+    }
+
     private static func resolve(_ argument: String) throws(NotiplayError) -> String {
         guard let resolved = realpath(argument, nil) else {
             let code = errno
@@ -134,13 +165,16 @@ public struct AudioFileValidator: Sendable {
         return String(cString: resolved)
     }
 
-    private static func read(_ fd: Int32, count: Int, at offset: Int) -> [UInt8] {
+    private static func read(_ path: String, count: Int, at offset: Int) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
+        guard fd >= 0 else { return [] }
+        defer { close(fd) }
         var buffer = [UInt8](repeating: 0, count: count)
         let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, off_t(offset)) }
         return n > 0 ? Array(buffer[0..<n]) : []
     }
 
-    private static func describe(_ type: mode_t) -> String {
+    static func describe(_ type: mode_t) -> String {
         switch type {
         case S_IFDIR: "a directory"
         case S_IFCHR: "a character device"
@@ -149,12 +183,6 @@ public struct AudioFileValidator: Sendable {
         case S_IFSOCK: "a socket"
         default: "not a regular file"
         }
-    }
-
-    private static func unrecognised(_ header: [UInt8]) -> String {
-        let printable = header.prefix(64).allSatisfy { (0x20...0x7E).contains($0) || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
-        let what = printable ? "text, not audio" : "not a recognised audio format"
-        return "is \(what) (expected WAV, AIFF, MP3, AAC, M4A, Ogg Vorbis, Opus or FLAC content)"
     }
 
     static func megabytes(_ bytes: Int) -> String {
