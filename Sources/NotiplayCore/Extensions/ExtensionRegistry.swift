@@ -134,10 +134,9 @@ public enum ManifestFile {
     /// Loads an `Info.plist`; its bundle's name comes from the enclosing `Name.appex` folder, else
     /// from `CFBundleName`.
     public static func load(plist path: String) throws(InvalidFileError) -> ExtensionManifest {
-        do {
-            return try decode(path: path).get()
-        } catch {
-            throw error.error
+        switch try decode(path: path) {
+        case .success(let manifest): return manifest
+        case .failure(let failure): throw failure.error
         }
     }
 

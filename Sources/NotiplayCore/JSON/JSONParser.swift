@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A JSON syntax error, with the line and column (both from 1; the column counts characters).
 public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
     public var line: Int
@@ -164,8 +170,8 @@ private struct Parser {
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
         if integral, let value = integer(start..<index) { return .integer(value) }
-        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-        guard let value = Double(text), value.isFinite else {
+        guard let value = double(start..<index), value.isFinite else {
+            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
             index = start
             throw error("the number \(text.prefix(40)) is out of range")
         }
@@ -187,6 +193,24 @@ private struct Parser {
             i += 1
         }
         return value
+    }
+
+    /// The number written in `range`, already checked against JSON's grammar, correctly rounded.
+    /// Short numbers are copied to the stack for `strtod` while the locale's decimal point is '.';
+    /// a heap `String` per number cost more than the rest of the parse.
+    func double(_ range: Range<Int>) -> Double? {
+        let count = range.count
+        if count < 64, let point = localeconv()?.pointee.decimal_point, point[0] == 0x2E, point[1] == 0 {
+            return withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer -> Double? in
+                for i in 0..<count { buffer[i] = CChar(bitPattern: bytes[range.lowerBound + i]) }
+                buffer[count] = 0
+                var end: UnsafeMutablePointer<CChar>? = nil
+                let value = strtod(buffer.baseAddress!, &end)
+                guard let end, end - buffer.baseAddress! == count else { return nil }
+                return value
+            }
+        }
+        return Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self))
     }
 
     func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }

@@ -89,8 +89,9 @@ public struct PayloadDecoder: Sendable {
         return payload
     }
 
-    /// The byte count of `bytes` without whitespace outside strings (and without a BOM).
-    static func compactSize(_ bytes: [UInt8]) -> Int {
+    /// The byte count of `bytes` without whitespace outside strings (and without a BOM): the
+    /// size APNs would count for the payload sent compactly.
+    public static func compactSize(_ bytes: [UInt8]) -> Int {
         var count = 0
         var inString = false
         var escaped = false
@@ -138,17 +139,14 @@ private struct Reader {
     mutating func payload(_ object: JSONObject, size: Int) -> APNsPayload? {
         var content = UNMutableNotificationContent()
         var simulatorTarget: String?
-        var userInfo = JSONObject()
-        for (key, value) in object {
-            if key == "Simulator Target Bundle" {
-                if let s = value.stringValue {
-                    simulatorTarget = s
-                } else {
-                    expected("\"Simulator Target Bundle\"", "a string (a bundle identifier)", value)
-                }
+        var userInfo = object
+        if let value = object["Simulator Target Bundle"] {
+            if let s = value.stringValue {
+                simulatorTarget = s
             } else {
-                userInfo[key] = value
+                expected("\"Simulator Target Bundle\"", "a string (a bundle identifier)", value)
             }
+            userInfo["Simulator Target Bundle"] = nil
         }
         content.userInfo = userInfo
         guard let apsValue = object["aps"] else {

@@ -1,0 +1,193 @@
+/// What kind of file `notiplay validate` judged.
+public enum ValidatedKind: String, Sendable, Hashable {
+    case payload
+    case contentExtension = "content-extension"
+    case serviceExtension = "service-extension"
+    case app
+    case script
+}
+
+/// The verdict on one file: its kind, valid or not, why, and what it declares.
+public struct ValidationResult: Sendable, Equatable {
+    /// The file as named on the command line.
+    public var file: String
+    /// What the file is.
+    public var kind: ValidatedKind
+    /// Whether it may be used.
+    public var valid: Bool { errors.isEmpty }
+    /// Why not.
+    public var errors: [Diagnostic]
+    /// Doubts that do not make it invalid.
+    public var warnings: [Diagnostic]
+    /// Whether the file does not exist (exit 66 when nothing else is wrong).
+    public var isMissing: Bool
+    /// What the file declares, by kind, in `validate --json`'s field order: for a payload
+    /// `category`, `threadIdentifier`, `mutableContent`, `bytes`; for a content extension
+    /// `categories`, `contentSizeRatio`, `defaultContentHidden`, `overridesDefaultTitle`,
+    /// `userInteractionEnabled` (and `name`, `principalClass`); for an app `name`, `categories`.
+    public var details: JSONObject
+
+    /// The JSON line `notiplay validate --json` prints.
+    public var jsonObject: JSONObject {
+        var object = JSONObject()
+        object["file"] = .string(file)
+        object["kind"] = .string(kind.rawValue)
+        object["valid"] = .bool(valid)
+        object["errors"] = .array(errors.map { .string($0.plainDescription) })
+        object["warnings"] = .array(warnings.map { .string($0.plainDescription) })
+        for (key, value) in details { object[key] = value }
+        return object
+    }
+}
+
+extension Diagnostic {
+    /// The description without terminal cleaning, for JSON (whose escaping makes it safe).
+    var plainDescription: String {
+        if let key { return "\(key): \(message)" }
+        if let line, let column { return "line \(line), column \(column): \(message)" }
+        return message
+    }
+}
+
+/// Judges payloads, extension manifests and app files, telling them apart by name and content.
+///
+/// - `*.apns`: a payload. `*.plist`, `Info.plist` or a `Name.appex` folder: an extension
+///   manifest. `*.playback`: a script. `*.json` and anything else: read as JSON — an object
+///   with `aps` is a payload, one with `name` or `categories` and no `aps` is an app file;
+///   a file starting like a property list is a manifest.
+public struct FileValidator: Sendable {
+    /// The payload decoder (its size limit applies).
+    public var payloads: PayloadDecoder
+
+    /// A validator with this payload decoder.
+    public init(payloads: PayloadDecoder = PayloadDecoder()) {
+        self.payloads = payloads
+    }
+
+    /// Judges the file at `path`.
+    public func validate(_ path: String) -> ValidationResult {
+        let name = Path.lastComponent(path)
+        if name.hasSuffix(".appex") || Path.isDirectory(path) {
+            return manifest(name.hasSuffix(".appex") ? Path.join(path, "Info.plist") : path, shownAs: path)
+        }
+        if name.hasSuffix(".plist") { return manifest(path, shownAs: path) }
+        if name.hasSuffix(".playback") {
+            return ValidationResult(
+                file: path, kind: .script,
+                errors: [Diagnostic(key: nil, "playback scripts cannot be checked yet: the script language is not implemented")],
+                warnings: [], isMissing: !Path.exists(path), details: JSONObject())
+        }
+        if name.hasSuffix(".apns") { return payload(path) }
+        // Anything else: look at the content.
+        let bytes: [UInt8]
+        do {
+            bytes = try FileBytes.contents(of: path, cap: PayloadDecoder.fileCap, what: "a payload")
+        } catch {
+            return failure(path, .payload, error)
+        }
+        let start = bytes.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }
+        if bytes.starts(with: Array("bplist".utf8)) || start.starts(with: Array("<".utf8)) {
+            return manifest(path, shownAs: path)
+        }
+        if let object = try? JSONParser.parse(bytes).objectValue, object["aps"] == nil,
+            object["name"] != nil || object["categories"] != nil
+        {
+            return app(path)
+        }
+        return payload(path, bytes: bytes)
+    }
+
+    func payload(_ path: String, bytes: [UInt8]? = nil) -> ValidationResult {
+        var details = JSONObject()
+        details["category"] = .null
+        details["threadIdentifier"] = .null
+        details["mutableContent"] = .null
+        details["bytes"] = .null
+        do throws(InvalidFileError) {
+            let data: [UInt8]
+            if let bytes {
+                data = bytes
+            } else {
+                data = try FileBytes.contents(of: path, cap: PayloadDecoder.fileCap, what: "a payload")
+            }
+            details["bytes"] = .integer(Int64(PayloadDecoder.compactSize(data)))
+            let payload: APNsPayload
+            do {
+                payload = try payloads.decode(data)
+            } catch {
+                return ValidationResult(
+                    file: path, kind: .payload, errors: error.errors, warnings: error.warnings, isMissing: false,
+                    details: details)
+            }
+            details["category"] = .string(payload.content.categoryIdentifier)
+            details["threadIdentifier"] = .string(payload.content.threadIdentifier)
+            details["mutableContent"] = .bool(payload.mutableContent)
+            return ValidationResult(
+                file: path, kind: .payload, errors: [], warnings: payload.warnings, isMissing: false, details: details)
+        } catch {
+            var result = failure(path, .payload, error)
+            result.details = details
+            return result
+        }
+    }
+
+    func manifest(_ plist: String, shownAs path: String) -> ValidationResult {
+        let outcome: Result<ExtensionManifest, ManifestFailure>
+        do {
+            outcome = try ManifestFile.decode(path: plist)
+        } catch {
+            var failed = failure(path, .contentExtension, error)
+            if plist != path, !Path.exists(plist), Path.exists(path) {
+                failed.isMissing = false
+                failed.errors = [Diagnostic(key: nil, "has no Info.plist; an extension bundle holds one")]
+            }
+            return failed
+        }
+        switch outcome {
+        case .success(let manifest):
+            let kind: ValidatedKind = manifest.point == .content ? .contentExtension : .serviceExtension
+            return ValidationResult(
+                file: path, kind: kind, errors: [], warnings: manifest.warnings, isMissing: false,
+                details: Self.details(manifest))
+        case .failure(let failed):
+            let kind: ValidatedKind = failed.point == .service ? .serviceExtension : .contentExtension
+            return ValidationResult(
+                file: path, kind: kind, errors: failed.error.errors, warnings: failed.error.warnings,
+                isMissing: false, details: JSONObject())
+        }
+    }
+
+    static func details(_ manifest: ExtensionManifest) -> JSONObject {
+        var details = JSONObject()
+        details["name"] = .string(manifest.bundleName)
+        details["principalClass"] = .string(manifest.typeName)
+        if manifest.point == .content {
+            details["categories"] = .array(manifest.categories.map(JSONValue.string))
+            details["contentSizeRatio"] = .number(manifest.initialContentSizeRatio)
+            details["defaultContentHidden"] = .bool(manifest.defaultContentHidden)
+            details["overridesDefaultTitle"] = .bool(manifest.overridesDefaultTitle)
+            details["userInteractionEnabled"] = .bool(manifest.userInteractionEnabled)
+        }
+        return details
+    }
+
+    func app(_ path: String) -> ValidationResult {
+        do {
+            let app = try AppDefinition.decodeFile(path)
+            var details = JSONObject()
+            details["name"] = .string(app.name)
+            details["categories"] = .array(app.categories.map { .string($0.identifier) })
+            details["extensions"] = app.extensionsDirectory.map(JSONValue.string) ?? .null
+            return ValidationResult(
+                file: path, kind: .app, errors: [], warnings: app.warnings, isMissing: false, details: details)
+        } catch {
+            return failure(path, .app, error)
+        }
+    }
+
+    func failure(_ path: String, _ kind: ValidatedKind, _ error: InvalidFileError) -> ValidationResult {
+        ValidationResult(
+            file: path, kind: kind, errors: error.errors, warnings: error.warnings, isMissing: error.isMissing,
+            details: JSONObject())
+    }
+}

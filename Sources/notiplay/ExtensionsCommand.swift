@@ -1,0 +1,71 @@
+import NotiplayCore
+
+/// `notiplay extensions [--extensions DIR]`.
+enum ExtensionsCommand {
+    static let spec = CommandSpec(
+        name: "extensions",
+        abstract: "List the notification extensions and the categories they present.",
+        discussion: """
+            Loads every Name.appex bundle in DIR (each with its Info.plist) and checks them
+            together: a category claimed by two extensions is an error naming both. The built-in
+            default card presents every category no extension claims.
+            """,
+        options: [
+            OptionSpec(name: "extensions", value: "DIR", help: "A folder of Name.appex bundles.")
+        ],
+        run: { try run($0) }
+    )
+
+    /// The built-in default card, listed first.
+    static let defaultCardRow = ["(built-in)", "content", "DefaultContentExtension", "(every category no extension claims)"]
+
+    static func run(_ arguments: ParsedArguments) throws {
+        var registry = ExtensionRegistry.empty
+        if let folder = arguments.value("extensions") {
+            do {
+                registry = try ExtensionRegistry.load(folder: folder)
+            } catch {
+                for failure in error.failures {
+                    Diagnostics.shared.report(failure.description)
+                }
+                let missing = error.failures.allSatisfy(\.isMissing)
+                throw CommandExit(status: missing ? ExitStatus.missingInput : ExitStatus.badData)
+            }
+        }
+        var rows = [["NAME", "POINT", "CLASS", "CATEGORIES"], defaultCardRow]
+        for manifest in registry.extensions {
+            rows.append([
+                manifest.bundleName,
+                manifest.point == .content ? "content" : "service",
+                manifest.typeName,
+                manifest.point == .content ? manifest.categories.joined(separator: ", ") : "(alerts with mutable-content)",
+            ].map { TerminalText.clean($0) })
+        }
+        var text = table(rows)
+        for manifest in registry.extensions {
+            for warning in manifest.warnings {
+                text += "warning: \(TerminalText.clean(manifest.path)): \(warning)\n"
+            }
+        }
+        writeAll(1, text)
+    }
+
+    /// Left-aligned columns two spaces apart, widths measured in characters.
+    static func table(_ rows: [[String]]) -> String {
+        guard let columns = rows.map(\.count).max() else { return "" }
+        var widths = [Int](repeating: 0, count: columns)
+        for row in rows {
+            for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) }
+        }
+        var text = ""
+        for row in rows {
+            var line = ""
+            for (i, cell) in row.enumerated() {
+                line += cell
+                if i < row.count - 1 { line += String(repeating: " ", count: widths[i] - cell.count + 2) }
+            }
+            text += line + "\n"
+        }
+        return text
+    }
+}

@@ -1,0 +1,121 @@
+import NotiplayCore
+
+/// `notiplay validate FILE... [--json] [--no-payload-limit]`.
+enum ValidateCommand {
+    static let spec = CommandSpec(
+        name: "validate",
+        abstract: "Check payloads, extension Info.plists and app files.",
+        discussion: """
+            Each FILE is judged by its name and content: *.apns and JSON with "aps" are payloads;
+            Info.plist, *.plist and Name.appex folders are extension manifests; JSON with "name"
+            and no "aps" is an app file. Prints valid or invalid with the reasons, per file.
+            Exit status 65 if any file is invalid, 66 if one is missing.
+            """,
+        positionals: [PositionalSpec(name: "FILE", help: "A payload, Info.plist, .appex folder or app file.", variadic: true)],
+        options: [
+            OptionSpec(name: "json", value: nil, help: "One JSON object per file and line: file, kind, valid, errors, warnings…"),
+            OptionSpec(name: "no-payload-limit", value: nil, help: "Accept payloads above APNs' 4096 bytes."),
+        ],
+        run: { try run($0) }
+    )
+
+    static func run(_ arguments: ParsedArguments) throws {
+        let validator = FileValidator(
+            payloads: PayloadDecoder(sizeLimit: arguments.flag("no-payload-limit") ? nil : PayloadDecoder.apnsLimit))
+        let json = arguments.flag("json")
+        var output = BufferedOutput(fd: 1)
+        var anyInvalid = false
+        var anyMissing = false
+        for file in arguments.positionals {
+            let result = validator.validate(file)
+            if !result.valid {
+                if result.isMissing { anyMissing = true } else { anyInvalid = true }
+            }
+            if json {
+                output.append(JSONValue.object(result.jsonObject).jsonText)
+                output.append("\n")
+            } else {
+                output.append(text(result))
+            }
+        }
+        output.flush()
+        if anyInvalid { throw CommandExit(status: ExitStatus.badData) }
+        if anyMissing { throw CommandExit(status: ExitStatus.missingInput) }
+    }
+
+    /// The human form: a verdict line, then one indented line per error and warning.
+    static func text(_ result: ValidationResult) -> String {
+        let kind: String =
+            switch result.kind {
+            case .payload: "payload"
+            case .contentExtension: "content extension"
+            case .serviceExtension: "service extension"
+            case .app: "app file"
+            case .script: "playback script"
+            }
+        var line = "\(TerminalText.clean(result.file)): \(result.valid ? "valid" : "invalid") \(kind)"
+        if result.valid, !result.details.memberNames.isEmpty {
+            line += " (" + summary(result) + ")"
+        }
+        var text = line + "\n"
+        for error in result.errors { text += "  error: \(error)\n" }
+        for warning in result.warnings { text += "  warning: \(warning)\n" }
+        return text
+    }
+
+    static func summary(_ result: ValidationResult) -> String {
+        let d = result.details
+        func quoted(_ key: String) -> String? {
+            guard let s = d[key]?.stringValue, !s.isEmpty else { return nil }
+            return "\"\(TerminalText.clean(s))\""
+        }
+        func list(_ key: String) -> String {
+            (d[key]?.arrayValue ?? []).compactMap(\.stringValue).map { TerminalText.clean($0) }.joined(separator: ", ")
+        }
+        var parts: [String] = []
+        switch result.kind {
+        case .payload:
+            parts.append(quoted("category").map { "category \($0)" } ?? "no category")
+            if let thread = quoted("threadIdentifier") { parts.append("thread \(thread)") }
+            if d["mutableContent"]?.boolValue == true { parts.append("mutable content") }
+            if let bytes = d["bytes"]?.intValue { parts.append("\(bytes) bytes") }
+        case .contentExtension:
+            parts.append("\(quoted("principalClass") ?? "?") for \(list("categories"))")
+            if let ratio = d["contentSizeRatio"]?.doubleValue { parts.append("ratio \(ratio)") }
+            if d["defaultContentHidden"]?.boolValue == true { parts.append("default content hidden") }
+            if d["overridesDefaultTitle"]?.boolValue == true { parts.append("overrides title") }
+            if d["userInteractionEnabled"]?.boolValue == true { parts.append("interactive") }
+        case .serviceExtension:
+            parts.append(quoted("principalClass") ?? "?")
+        case .app:
+            parts.append(quoted("name") ?? "?")
+            let categories = list("categories")
+            parts.append(categories.isEmpty ? "no categories" : "categories \(categories)")
+        case .script:
+            break
+        }
+        return parts.joined(separator: ", ")
+    }
+}
+
+/// Collects output and writes it in large blocks (validate may judge thousands of files).
+struct BufferedOutput {
+    let fd: Int32
+    private var buffer = ""
+
+    init(fd: Int32) {
+        self.fd = fd
+        buffer.reserveCapacity(1 << 16)
+    }
+
+    mutating func append(_ text: String) {
+        buffer += text
+        if buffer.utf8.count >= 1 << 16 { flush() }
+    }
+
+    mutating func flush() {
+        guard !buffer.isEmpty else { return }
+        writeAll(fd, buffer)
+        buffer.removeAll(keepingCapacity: true)
+    }
+}

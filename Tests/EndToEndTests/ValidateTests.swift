@@ -1,0 +1,147 @@
+import Foundation
+import Testing
+
+/// Writes `files` (name → content) into a new scratch folder and returns it.
+private func folder(_ files: [String: [UInt8]]) throws -> URL {
+    let dir = try E2E.scratch()
+    for (name, bytes) in files {
+        let url = dir.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(bytes).write(to: url)
+    }
+    return dir
+}
+
+private func text(_ s: String) -> [UInt8] { Array(s.utf8) }
+
+private func jsonLines(_ result: RunResult) throws -> [[String: Any]] {
+    try result.stdoutText.split(separator: "\n").map {
+        try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+    }
+}
+
+@Suite("validate and extensions: the real binary")
+struct ValidateTests {
+    @Test("The bundled samples are all valid")
+    func samples() throws {
+        let result = try notiplay(
+            "validate", E2E.media("nagme.apns"), E2E.media("voice-memo.apns"), E2E.media("NagMe.app.json"),
+            E2E.media("Extensions/NagMe.appex"))
+        #expect(result.status == 0, "\(result)")
+        let lines = result.stdoutText.split(separator: "\n")
+        #expect(lines.count == 4, "\(result)")
+        #expect(lines[0].hasSuffix(#"nagme.apns: valid payload (category "reminder", thread "chores", 223 bytes)"#), "\(result)")
+        #expect(lines[2].contains(#"valid app file ("NagMe", categories reminder, voice-memo)"#), "\(result)")
+        #expect(lines[3].contains(#"valid content extension ("NagMe.NotificationViewController" for reminder"#), "\(result)")
+    }
+
+    @Test("--json: one object per file with the fields of its kind; exit 65 when one is invalid")
+    func json() throws {
+        let dir = try folder([
+            "lunch.apns": text(#"{"aps": {"alert": {"title": "Lunch is ready"}, "thread-id": "kitchen", "category": "meal", "mutable-content": 1}, "table": 4}"#),
+            "broken.apns": text(#"{"aps": {"alert": "no closing brace"}"#),
+            "Ext/Info.plist": text(try String(contentsOfFile: E2E.media("Extensions/NagMe.appex/Info.plist"), encoding: .utf8)),
+            "app.json": text(#"{"name": "Kitchen", "categories": [{"identifier": "meal"}]}"#),
+        ])
+        defer { E2E.remove(dir) }
+        let paths = ["lunch.apns", "broken.apns", "Ext/Info.plist", "app.json"].map { dir.appendingPathComponent($0).path }
+        let result = try notiplay("validate", "--json", paths[0], paths[1], paths[2], paths[3])
+        #expect(result.status == 65, "\(result)")
+        #expect(result.stderr.isEmpty, "\(result)")
+        let objects = try jsonLines(result)
+        try #require(objects.count == 4, "\(result)")
+        let lunch = objects[0]
+        #expect(lunch["file"] as? String == paths[0] && lunch["kind"] as? String == "payload")
+        #expect(lunch["valid"] as? Bool == true && (lunch["errors"] as? [Any])?.isEmpty == true)
+        #expect(lunch["category"] as? String == "meal" && lunch["threadIdentifier"] as? String == "kitchen")
+        #expect(lunch["mutableContent"] as? Bool == true && lunch["bytes"] as? Int == 114)
+        let broken = objects[1]
+        #expect(broken["valid"] as? Bool == false)
+        #expect((broken["errors"] as? [String])?.first?.hasPrefix("line 1, column 38:") == true, "\(broken)")
+        let ext = objects[2]
+        #expect(ext["kind"] as? String == "content-extension" && ext["valid"] as? Bool == true)
+        #expect(ext["categories"] as? [String] == ["reminder"] && ext["contentSizeRatio"] as? Double == 0.1)
+        #expect(ext["defaultContentHidden"] as? Bool == true && ext["overridesDefaultTitle"] as? Bool == false)
+        #expect(ext["userInteractionEnabled"] as? Bool == false)
+        #expect(ext["principalClass"] as? String == "NagMe.NotificationViewController")
+        let app = objects[3]
+        #expect(app["kind"] as? String == "app" && app["name"] as? String == "Kitchen")
+    }
+
+    @Test(
+        "Bad payloads: a clear error, exit 65, no crash",
+        arguments: [
+            ("malformed.apns", text("{\n  \"aps\": {\"alert\": }\n}"), "line 2, column 20"),
+            ("comments.apns", text("{\n  /* hi */ \"aps\": {}\n}"), "comments are not allowed"),
+            ("trailing.apns", text(#"{"aps": {"alert": "x",}}"#), "trailing comma"),
+            ("array.apns", text(#"[{"aps": {}}]"#), "a payload is a JSON object"),
+            ("noaps.apns", text(#"{"alert": "x"}"#), "aps: missing"),
+            ("badge.apns", text(#"{"aps": {"alert": "x", "badge": "3"}}"#), #"aps.badge: expected an integer"#),
+            ("big.apns", text(#"{"aps": {"alert": ""# + String(repeating: "y", count: 5000) + #""}}"#), "APNs accepts at most 4096"),
+            ("latin1.apns", text(#"{"aps": {"alert": "caf"#) + [0xE9] + text(#""}}"#), "UTF-8"),
+            ("deep.apns", text(String(repeating: "[", count: 100_000)), "nesting deeper than 512"),
+            ("empty.apns", [], "empty"),
+        ])
+    func badPayloads(_ name: String, _ bytes: [UInt8], _ expected: String) throws {
+        let dir = try folder([name: bytes])
+        defer { E2E.remove(dir) }
+        let path = dir.appendingPathComponent(name).path
+        let result = try notiplay("validate", path)
+        #expect(result.status == 65 && !result.signaled, "\(result)")
+        #expect(result.stdoutText.contains("\(name): invalid payload"), "\(result)")
+        #expect(result.stdoutText.contains(expected), "\(result)")
+        let json = try notiplay("validate", "--json", path)
+        #expect(json.status == 65, "\(json)")
+        let object = try #require(try jsonLines(json).first)
+        #expect((object["errors"] as? [String])?.contains { $0.contains(expected) } == true, "\(json)")
+    }
+
+    @Test("--no-payload-limit lifts the 4096-byte limit")
+    func payloadLimit() throws {
+        let dir = try folder(["big.apns": text(#"{"aps": {"alert": ""# + String(repeating: "y", count: 5000) + #""}}"#)])
+        defer { E2E.remove(dir) }
+        let result = try notiplay("validate", "--no-payload-limit", dir.appendingPathComponent("big.apns").path)
+        #expect(result.status == 0, "\(result)")
+    }
+
+    @Test("Escape sequences in a payload never reach the terminal raw")
+    func escapes() throws {
+        let dir = try folder(["evil.apns": text(#"{"aps": {"alert": "x", "category": "\u001b]52;c;aGk=\u0007\u001b[2J"}}"#)])
+        defer { E2E.remove(dir) }
+        let result = try notiplay("validate", dir.appendingPathComponent("evil.apns").path)
+        #expect(result.status == 0, "\(result)")
+        #expect(!result.stdout.contains(0x1B) && !result.stdout.contains(0x07), "\(result)")
+    }
+
+    @Test("A missing file: exit 66, naming it")
+    func missing() throws {
+        let result = try notiplay("validate", "/no/such/file.apns")
+        #expect(result.status == 66, "\(result)")
+        #expect(result.stdoutText.contains("/no/such/file.apns: invalid payload\n  error: no such file"), "\(result)")
+    }
+
+    @Test("extensions: a table of the bundles found; a category claimed twice names both, exit 65")
+    func extensionsTable() throws {
+        let plist = try String(contentsOfFile: E2E.media("Extensions/NagMe.appex/Info.plist"), encoding: .utf8)
+        let dir = try folder([
+            "NagMe.appex/Info.plist": text(plist),
+            "Copy.appex/Info.plist": text(plist.replacingOccurrences(of: "<string>reminder</string>", with: "<array><string>memo</string><string>reminder</string></array>")),
+        ])
+        defer { E2E.remove(dir) }
+        let clash = try notiplay("extensions", "--extensions", dir.path)
+        #expect(clash.status == 65, "\(clash)")
+        #expect(clash.stderrText.contains(#"category "reminder" is claimed by both Copy.appex and NagMe.appex"#), "\(clash)")
+
+        try FileManager.default.removeItem(at: dir.appendingPathComponent("Copy.appex"))
+        let result = try notiplay("extensions", "--extensions", dir.path)
+        #expect(result.status == 0, "\(result)")
+        let lines = result.stdoutText.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3, "\(result)")
+        #expect(lines[0].hasPrefix("NAME") && lines[0].contains("POINT") && lines[0].contains("CLASS") && lines[0].contains("CATEGORIES"))
+        #expect(lines[1].contains("DefaultContentExtension"), "\(result)")
+        #expect(lines[2].split(separator: " ", omittingEmptySubsequences: true) == ["NagMe", "content", "NagMe.NotificationViewController", "reminder"])
+
+        let missing = try notiplay("extensions", "--extensions", "/no/such/folder")
+        #expect(missing.status == 66 && missing.stderrText.contains("/no/such/folder: no such folder"), "\(missing)")
+    }
+}
