@@ -67,6 +67,12 @@ public struct PropertyListDictionary: Sendable, Hashable, Sequence {
         for (key, value) in entries { self[key] = value }
     }
 
+    /// A dictionary with these entries, in this order, taken as they are: the caller has
+    /// already made sure no key repeats (the readers do), so building it is linear.
+    init(uniqueEntries entries: [(key: String, value: PropertyListValue)]) {
+        self.entries = entries
+    }
+
     /// The value for `key`. Setting `nil` removes it; setting a new key appends it.
     public subscript(key: String) -> PropertyListValue? {
         get { entries.first { $0.key == key }?.value }
