@@ -96,12 +96,12 @@ import Testing
         return root.path
     }
 
-    static let meal = PlistFixtures.attributes(category: "<string>meal</string>")
-    static let mealAndSnack = PlistFixtures.attributes(category: "<array><string>snack</string><string>meal</string></array>")
+    static let meal = ManifestFixtures.attributes(category: "<string>meal</string>")
+    static let mealAndSnack = ManifestFixtures.attributes(category: "<array><string>snack</string><string>meal</string></array>")
 
     @Test func loadsEveryBundleAndRoutesByCategory() throws {
-        let binary = PropertyListWriter.binary(try PropertyListParser.parse(Array(PlistFixtures.nagMe.utf8)).value)
-        let dir = try folder(["Lunch.appex": Self.meal, "Fetcher.appex": PlistFixtures.service])
+        let binary = PropertyListWriter.binary(try PropertyListParser.parse(Array(ManifestFixtures.nagMe.utf8)).value)
+        let dir = try folder(["Lunch.appex": Self.meal, "Fetcher.appex": ManifestFixtures.service])
         try Data(binary).write(to: URL(fileURLWithPath: dir).appendingPathComponent("NagMe.appex/Info.plist").creatingFolder())
         let registry = try ExtensionRegistry.load(folder: dir)
         #expect(registry.extensions.map(\.bundleName) == ["Fetcher", "Lunch", "NagMe"])
@@ -123,7 +123,7 @@ import Testing
     }
 
     @Test func twoServiceExtensionsIsAnError() throws {
-        let dir = try folder(["A.appex": PlistFixtures.service, "B.appex": PlistFixtures.service])
+        let dir = try folder(["A.appex": ManifestFixtures.service, "B.appex": ManifestFixtures.service])
         #expect(throws: RegistryError.self) { try ExtensionRegistry.load(folder: dir) }
     }
 

@@ -4,7 +4,7 @@ import Testing
 @testable import NotiplayCore
 
 /// Info.plists as Xcode and real projects write them.
-enum PlistFixtures {
+enum ManifestFixtures {
     static func plist(_ body: String) -> String {
         """
         <?xml version="1.0" encoding="UTF-8"?>
@@ -102,7 +102,7 @@ enum PlistFixtures {
     }
 
     @Test func readsXcodesTemplate() throws {
-        let m = try manifest(PlistFixtures.xcodeTemplate, bundle: "ContentExtension")
+        let m = try manifest(ManifestFixtures.xcodeTemplate, bundle: "ContentExtension")
         #expect(m.point == .content)
         #expect(m.mainStoryboard == "MainInterface" && m.principalClass == nil)
         #expect(m.typeName == "ContentExtension")  // registered under the bundle's name
@@ -115,7 +115,7 @@ enum PlistFixtures {
     }
 
     @Test func readsAPrincipalClassWithItsModulePrefix() throws {
-        let m = try manifest(PlistFixtures.nagMe, bundle: "NagMe Content")
+        let m = try manifest(ManifestFixtures.nagMe, bundle: "NagMe Content")
         #expect(m.principalClass == "$(PRODUCT_MODULE_NAME).NotificationViewController")
         #expect(m.typeName == "NagMe_Content.NotificationViewController")
         #expect(m.categories == ["reminder", "nag"])
@@ -124,12 +124,12 @@ enum PlistFixtures {
     }
 
     @Test func readsAServiceExtension() throws {
-        let m = try manifest(PlistFixtures.service, bundle: "Fetcher")
+        let m = try manifest(ManifestFixtures.service, bundle: "Fetcher")
         #expect(m.point == .service && m.typeName == "Fetcher.NotificationService" && m.categories.isEmpty)
     }
 
     @Test func readsTheBinaryForm() throws {
-        let xml = try PropertyListParser.parse(Array(PlistFixtures.nagMe.utf8)).value
+        let xml = try PropertyListParser.parse(Array(ManifestFixtures.nagMe.utf8)).value
         let binary = PropertyListWriter.binary(xml)
         let parsed = try PropertyListParser.parse(binary)
         #expect(parsed.format == .binary)
@@ -138,7 +138,7 @@ enum PlistFixtures {
     }
 
     @Test func aRatioWrittenAsAStringIsAcceptedWithAWarning() throws {
-        let m = try manifest(PlistFixtures.attributes(ratio: "<string>0.25</string>"))
+        let m = try manifest(ManifestFixtures.attributes(ratio: "<string>0.25</string>"))
         #expect(m.initialContentSizeRatio == 0.25)
         #expect(m.warnings.map(\.key) == ["NSExtension.NSExtensionAttributes.UNNotificationExtensionInitialContentSizeRatio"])
         #expect(m.warnings[0].message.contains("<string>"))
@@ -146,7 +146,7 @@ enum PlistFixtures {
 
     @Test func booleansWrittenAsYESAreAcceptedWithAWarning() throws {
         let m = try manifest(
-            PlistFixtures.attributes(extra: "<key>UNNotificationExtensionDefaultContentHidden</key><string>YES</string>"))
+            ManifestFixtures.attributes(extra: "<key>UNNotificationExtensionDefaultContentHidden</key><string>YES</string>"))
         #expect(m.defaultContentHidden)
         #expect(m.warnings.count == 1)
     }
@@ -154,53 +154,53 @@ enum PlistFixtures {
     // MARK: Bad input: each error names its key
 
     @Test(arguments: [
-        (PlistFixtures.plist("<key>CFBundleName</key><string>x</string>"), "NSExtension: missing"),
+        (ManifestFixtures.plist("<key>CFBundleName</key><string>x</string>"), "NSExtension: missing"),
         (
-            PlistFixtures.attributes(category: ""),
+            ManifestFixtures.attributes(category: ""),
             "NSExtension.NSExtensionAttributes.UNNotificationExtensionCategory: missing"
         ),
         (
-            PlistFixtures.attributes(ratio: ""),
+            ManifestFixtures.attributes(ratio: ""),
             "NSExtension.NSExtensionAttributes.UNNotificationExtensionInitialContentSizeRatio: missing"
         ),
         (
-            PlistFixtures.attributes(ratio: "<true/>"),
+            ManifestFixtures.attributes(ratio: "<true/>"),
             "NSExtension.NSExtensionAttributes.UNNotificationExtensionInitialContentSizeRatio: expected a <real> such as 0.5; found <true/>"
         ),
         (
-            PlistFixtures.attributes(ratio: "<string>half</string>"),
+            ManifestFixtures.attributes(ratio: "<string>half</string>"),
             "NSExtension.NSExtensionAttributes.UNNotificationExtensionInitialContentSizeRatio: expected a <real> such as 0.5; found <string>half</string>"
         ),
         (
-            PlistFixtures.attributes(ratio: "<real>-1</real>"),
+            ManifestFixtures.attributes(ratio: "<real>-1</real>"),
             "NSExtension.NSExtensionAttributes.UNNotificationExtensionInitialContentSizeRatio: must be a number of 0 or more; found <real>-1.0</real>"
         ),
         (
-            PlistFixtures.attributes(category: "<array/>"),
+            ManifestFixtures.attributes(category: "<array/>"),
             "NSExtension.NSExtensionAttributes.UNNotificationExtensionCategory: is an empty <array>; expected at least one category identifier"
         ),
         (
-            PlistFixtures.attributes(category: "<array><string>a</string><integer>2</integer></array>"),
+            ManifestFixtures.attributes(category: "<array><string>a</string><integer>2</integer></array>"),
             "NSExtension.NSExtensionAttributes.UNNotificationExtensionCategory[1]: expected a non-empty <string>; found <integer>2</integer>"
         ),
         (
-            PlistFixtures.attributes(category: "<dict/>"),
+            ManifestFixtures.attributes(category: "<dict/>"),
             "NSExtension.NSExtensionAttributes.UNNotificationExtensionCategory: expected a <string> or an <array> of <string>; found a <dict>"
         ),
         (
-            PlistFixtures.attributes(extra: "<key>UNNotificationExtensionUserInteractionEnabled</key><real>2</real>"),
+            ManifestFixtures.attributes(extra: "<key>UNNotificationExtensionUserInteractionEnabled</key><real>2</real>"),
             "NSExtension.NSExtensionAttributes.UNNotificationExtensionUserInteractionEnabled: expected <true/> or <false/>; found <real>2.0</real>"
         ),
         (
-            PlistFixtures.attributes().replacing("com.apple.usernotifications.content-extension", with: "com.apple.widgetkit-extension"),
+            ManifestFixtures.attributes().replacing("com.apple.usernotifications.content-extension", with: "com.apple.widgetkit-extension"),
             "NSExtension.NSExtensionPointIdentifier: unknown extension point \"com.apple.widgetkit-extension\""
         ),
         (
-            PlistFixtures.attributes().replacing("<key>NSExtensionPrincipalClass</key>", with: "<key>Principal</key>"),
+            ManifestFixtures.attributes().replacing("<key>NSExtensionPrincipalClass</key>", with: "<key>Principal</key>"),
             "NSExtension.NSExtensionPrincipalClass: missing"
         ),
         (
-            PlistFixtures.service.replacing("<key>NSExtensionPrincipalClass</key>", with: "<key>NSExtensionMainStoryboard</key>"),
+            ManifestFixtures.service.replacing("<key>NSExtensionPrincipalClass</key>", with: "<key>NSExtensionMainStoryboard</key>"),
             "NSExtension.NSExtensionPrincipalClass: missing: a service extension"
         ),
     ])
@@ -211,7 +211,7 @@ enum PlistFixtures {
     }
 
     @Test func everyProblemIsReportedAtOnce() {
-        let found = errors(PlistFixtures.attributes(category: "<array/>", ratio: "<date>2020-01-01T00:00:00Z</date>"))
+        let found = errors(ManifestFixtures.attributes(category: "<array/>", ratio: "<date>2020-01-01T00:00:00Z</date>"))
         #expect(found.count == 2)
     }
 
