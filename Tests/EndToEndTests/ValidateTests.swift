@@ -1,4 +1,5 @@
 import Foundation
+import NotiplayCore
 import Testing
 
 /// Writes `files` (name → content) into a new scratch folder and returns it.
@@ -111,6 +112,23 @@ struct ValidateTests {
         let result = try notiplay("validate", dir.appendingPathComponent("evil.apns").path)
         #expect(result.status == 0, "\(result)")
         #expect(!result.stdout.contains(0x1B) && !result.stdout.contains(0x07), "\(result)")
+    }
+
+    @Test("A binary Info.plist is read like the XML one; a broken one names its byte offset")
+    func binaryPlist() throws {
+        let xml = try String(contentsOfFile: E2E.media("Extensions/NagMe.appex/Info.plist"), encoding: .utf8)
+        let binary = PropertyListWriter.binary(try PropertyListParser.parse(Array(xml.utf8)).value)
+        let dir = try folder(["Bin.appex/Info.plist": binary, "Cut.appex/Info.plist": Array(binary.prefix(binary.count - 10))])
+        defer { E2E.remove(dir) }
+        let result = try notiplay(
+            "validate", "--json", dir.appendingPathComponent("Bin.appex").path, dir.appendingPathComponent("Cut.appex").path)
+        #expect(result.status == 65, "\(result)")
+        let objects = try jsonLines(result)
+        try #require(objects.count == 2, "\(result)")
+        #expect(objects[0]["valid"] as? Bool == true && objects[0]["categories"] as? [String] == ["reminder"], "\(result)")
+        #expect(objects[0]["principalClass"] as? String == "Bin.NotificationViewController", "\(result)")
+        #expect(objects[1]["valid"] as? Bool == false, "\(result)")
+        #expect((objects[1]["errors"] as? [String])?.first?.hasPrefix("byte ") == true, "\(result)")
     }
 
     @Test("A missing file: exit 66, naming it")

@@ -162,6 +162,26 @@ import Testing
         }
     }
 
+    @Test func mutatedPayloadsNeverCrash() {
+        let seed = Array(
+            #"{"Simulator Target Bundle": "x", "aps": {"alert": {"title": "T", "loc-key": "%1$@ %@", "loc-args": ["é", "🔊"]}, "badge": 3, "sound": {"name": "a", "critical": 1, "volume": 0.5}, "category": "c", "relevance-score": 0.5}, "n": [1, -2.5e3, null, true, {"k": "\u00e9\ud83d\udd0a"}]}"#.utf8)
+        var random = SplitMix64(seed: 0xF022)
+        var decoded = 0
+        for _ in 0..<20_000 {
+            var bytes = seed
+            for _ in 0..<Int.random(in: 1...4, using: &random) {
+                let at = Int.random(in: 0..<max(bytes.count, 1), using: &random)
+                switch Int.random(in: 0..<3, using: &random) {
+                case 0 where !bytes.isEmpty: bytes[at] = UInt8.random(in: 0...255, using: &random)
+                case 1: bytes.insert(UInt8.random(in: 0...255, using: &random), at: min(at, bytes.count))
+                default: if !bytes.isEmpty { bytes.remove(at: at) }
+                }
+            }
+            if (try? decoder.decode(bytes)) != nil { decoded += 1 }
+        }
+        #expect(decoded > 0)  // Some mutations stay valid; none may crash.
+    }
+
     // MARK: Property-based round trip
 
     @Test func randomPayloadsRoundTrip() throws {
