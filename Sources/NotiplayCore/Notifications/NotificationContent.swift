@@ -12,68 +12,56 @@ import Foundation
 /// `userInfo` holds the payload's keys as typed JSON — the whole payload, `aps` included, as on
 /// iOS — so `userInfo["customNumber"]?.intValue` replaces iOS's `userInfo["customNumber"] as? Int`.
 public struct UNNotificationContent: Sendable, Hashable {
+    /// The fields; a mutable copy is this value handed out.
+    private var fields: UNMutableNotificationContent
+
     /// The title (APNs `alert.title`, or `alert.title-loc-key` with its arguments).
-    public internal(set) var title: String
+    public var title: String { fields.title }
     /// The subtitle.
-    public internal(set) var subtitle: String
+    public var subtitle: String { fields.subtitle }
     /// The body (APNs `alert` as a string, `alert.body`, or `alert.loc-key` with its arguments).
-    public internal(set) var body: String
+    public var body: String { fields.body }
     /// The badge number; `nil` leaves the badge as it is, 0 removes it.
-    public internal(set) var badge: Int?
+    public var badge: Int? { fields.badge }
     /// The sound to play on arrival, or `nil` for none.
-    public internal(set) var sound: UNNotificationSound?
+    public var sound: UNNotificationSound? { fields.sound }
     /// The launch image name (APNs `alert.launch-image`); kept, not shown.
-    public internal(set) var launchImageName: String
+    public var launchImageName: String { fields.launchImageName }
     /// The payload's keys as typed JSON values, `aps` included.
-    public internal(set) var userInfo: JSONObject
+    public var userInfo: JSONObject { fields.userInfo }
     /// The category, which chooses the content extension and the actions.
-    public internal(set) var categoryIdentifier: String
+    public var categoryIdentifier: String { fields.categoryIdentifier }
     /// The thread: a new notification of the shown card's thread is delivered to the same extension.
-    public internal(set) var threadIdentifier: String
+    public var threadIdentifier: String { fields.threadIdentifier }
     /// The attachments, each validated when it was made.
-    public internal(set) var attachments: [UNNotificationAttachment]
+    public var attachments: [UNNotificationAttachment] { fields.attachments }
     /// How urgently the notification asks for attention.
-    public internal(set) var interruptionLevel: UNNotificationInterruptionLevel
+    public var interruptionLevel: UNNotificationInterruptionLevel { fields.interruptionLevel }
     /// How relevant the notification is among its app's notifications, from 0 to 1.
-    public internal(set) var relevanceScore: Double
+    public var relevanceScore: Double { fields.relevanceScore }
     /// The identifier of the app content to bring forward when the notification is opened.
-    public internal(set) var targetContentIdentifier: String?
+    public var targetContentIdentifier: String? { fields.targetContentIdentifier }
     /// The focus filter criteria (APNs `filter-criteria`).
-    public internal(set) var filterCriteria: String?
+    public var filterCriteria: String? { fields.filterCriteria }
 
     /// Empty content.
     public init() {
-        self.init(UNMutableNotificationContent())
+        fields = UNMutableNotificationContent()
     }
 
     /// The content a mutable content holds now.
     public init(_ content: UNMutableNotificationContent) {
-        title = content.title
-        subtitle = content.subtitle
-        body = content.body
-        badge = content.badge
-        sound = content.sound
-        launchImageName = content.launchImageName
-        userInfo = content.userInfo
-        categoryIdentifier = content.categoryIdentifier
-        threadIdentifier = content.threadIdentifier
-        attachments = content.attachments
-        interruptionLevel = content.interruptionLevel
-        relevanceScore = content.relevanceScore
-        targetContentIdentifier = content.targetContentIdentifier
-        filterCriteria = content.filterCriteria
+        fields = content
     }
 
     /// A mutable copy, for a service extension to edit (Apple: `mutableCopy()`).
     public func mutableCopy() -> UNMutableNotificationContent {
-        UNMutableNotificationContent(self)
+        fields
     }
 
     /// Whether the content has alert text (a title, subtitle or body), which is what lets a
     /// service extension run and what its edits may not remove.
-    public var hasAlertText: Bool {
-        !title.isEmpty || !subtitle.isEmpty || !body.isEmpty
-    }
+    public var hasAlertText: Bool { fields.hasAlertText }
 }
 
 /// Notification content a service extension or an app edits (Apple: `UNMutableNotificationContent`).
@@ -112,20 +100,7 @@ public struct UNMutableNotificationContent: Sendable, Hashable {
 
     /// A copy of `content` to edit.
     public init(_ content: UNNotificationContent) {
-        title = content.title
-        subtitle = content.subtitle
-        body = content.body
-        badge = content.badge
-        sound = content.sound
-        launchImageName = content.launchImageName
-        userInfo = content.userInfo
-        categoryIdentifier = content.categoryIdentifier
-        threadIdentifier = content.threadIdentifier
-        attachments = content.attachments
-        interruptionLevel = content.interruptionLevel
-        relevanceScore = content.relevanceScore
-        targetContentIdentifier = content.targetContentIdentifier
-        filterCriteria = content.filterCriteria
+        self = content.mutableCopy()
     }
 
     /// Whether the content has alert text (a title, subtitle or body).
