@@ -4,6 +4,7 @@ import PackageDescription
 // Layers (dependencies point down only):
 //   NotiplayCore      model values, validation, errors          (no libmpv, no terminal)
 //   NotiplayPlayback  the libmpv engine behind `PlaybackEngine`  (the only importer of CMPV)
+//   Notiplay          the extension API and runtime: what an extension author imports
 //   notiplay          the command line, thin (its own small parser: see CommandLineParser.swift)
 let package = Package(
     name: "notiplay",
@@ -12,6 +13,7 @@ let package = Package(
         .executable(name: "notiplay", targets: ["notiplay"]),
         .library(name: "NotiplayCore", targets: ["NotiplayCore"]),
         .library(name: "NotiplayPlayback", targets: ["NotiplayPlayback"]),
+        .library(name: "Notiplay", targets: ["Notiplay"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -34,9 +36,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .target(
+            name: "Notiplay",
+            dependencies: ["NotiplayCore", "NotiplayPlayback"]
+        ),
         .executableTarget(
             name: "notiplay",
             dependencies: [
+                "Notiplay",
                 "NotiplayCore",
                 "NotiplayPlayback",
                 .product(name: "Logging", package: "swift-log"),

@@ -110,6 +110,11 @@ public struct RegistryError: Error, Sendable, Equatable, CustomStringConvertible
     /// One entry per bundle that failed, and one for the folder's conflicts.
     public var failures: [InvalidFileError]
 
+    /// An error with these failures.
+    public init(failures: [InvalidFileError]) {
+        self.failures = failures
+    }
+
     /// Every failure, one per line.
     public var description: String {
         failures.map(\.description).joined(separator: "\n")

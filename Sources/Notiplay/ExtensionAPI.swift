@@ -1,0 +1,214 @@
+@_exported import NotiplayCore
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The play/pause button the runtime draws for an extension (Apple:
+/// `UNNotificationContentExtensionMediaPlayPauseButtonType`).
+public enum UNNotificationContentExtensionMediaPlayPauseButtonType: String, Sendable, Hashable {
+    /// No button.
+    case none
+    /// Always visible at the frame: ▶ while paused, ⏸ while playing.
+    case `default`
+    /// A dim ▶ over the content while paused, hidden while playing; touching the content pauses.
+    case overlay
+}
+
+/// What happens to the card after an extension handled a response (Apple:
+/// `UNNotificationContentExtensionResponseOption`).
+public enum UNNotificationContentExtensionResponseOption: String, Sendable, Hashable {
+    /// The card stays; the extension handled the action.
+    case doNotDismiss
+    /// The card closes; the extension handled the action.
+    case dismiss
+    /// The card closes and the action goes on to the app.
+    case dismissAndForwardAction
+}
+
+/// A rectangle of terminal cells, in the extension view's coordinates.
+public struct Rect: Sendable, Hashable {
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
+
+    /// A rectangle.
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    /// The empty rectangle at the origin.
+    public static let zero = Rect(x: 0, y: 0, width: 0, height: 0)
+    /// Whether it covers no cell.
+    public var isEmpty: Bool { width <= 0 || height <= 0 }
+}
+
+/// A size in terminal cells.
+public struct Size: Sendable, Hashable {
+    public var width: Int
+    public var height: Int
+
+    /// A size.
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    /// No size.
+    public static let zero = Size(width: 0, height: 0)
+}
+
+/// A terminal colour: one of the 16 named colours, a 256-colour palette entry, or true colour.
+public enum TerminalColor: Sendable, Hashable {
+    /// The terminal's own foreground colour.
+    case standard
+    /// One of the 16 ANSI colours (0–7 normal, 8–15 bright).
+    case ansi(UInt8)
+    /// An entry of the 256-colour palette.
+    case palette(UInt8)
+    /// A 24-bit colour.
+    case rgb(UInt8, UInt8, UInt8)
+
+    public static let red = TerminalColor.ansi(1)
+    public static let green = TerminalColor.ansi(2)
+    public static let yellow = TerminalColor.ansi(3)
+    public static let blue = TerminalColor.ansi(4)
+    public static let magenta = TerminalColor.ansi(5)
+    public static let cyan = TerminalColor.ansi(6)
+    public static let white = TerminalColor.ansi(7)
+    /// The media button's tint when the extension gives none.
+    public static let systemTint = TerminalColor.ansi(12)
+}
+
+/// A notification content extension: a view controller that draws a notification's card for the
+/// categories its `Info.plist` claims (Apple: `UNNotificationContentExtension`).
+///
+/// Subclass ``TerminalViewController`` and adopt this protocol. Apple's optional members are split
+/// into two more protocols, so that the runtime can tell what an extension provides:
+/// ``UNNotificationContentExtensionResponseHandling`` (without it, every action is forwarded to
+/// the app) and ``UNNotificationContentExtensionMediaControl`` (without it, no media button).
+@MainActor
+public protocol UNNotificationContentExtension: AnyObject {
+    /// Called on presentation, and again for each new notification of the same thread while the
+    /// card is shown.
+    func didReceive(_ notification: UNNotification)
+}
+
+/// An extension that handles the actions of its notifications itself.
+@MainActor
+public protocol UNNotificationContentExtensionResponseHandling: UNNotificationContentExtension {
+    /// Called when a person chooses an action. Call `completion` once — now or later — with what
+    /// should happen to the card; not calling it within the action time limit counts as
+    /// ``UNNotificationContentExtensionResponseOption/dismiss``.
+    func didReceive(
+        _ response: UNNotificationResponse,
+        completionHandler completion: @escaping (UNNotificationContentExtensionResponseOption) -> Void)
+}
+
+/// An extension with media: the runtime draws the play/pause button and calls ``mediaPlay()`` and
+/// ``mediaPause()``; the extension reports what really happens through its context's
+/// ``NSExtensionContext/mediaPlayingStarted()`` and ``NSExtensionContext/mediaPlayingPaused()``.
+@MainActor
+public protocol UNNotificationContentExtensionMediaControl: UNNotificationContentExtension {
+    /// The kind of button.
+    var mediaPlayPauseButtonType: UNNotificationContentExtensionMediaPlayPauseButtonType { get }
+    /// Where the button goes, in the view's cells; an empty frame means no button.
+    var mediaPlayPauseButtonFrame: Rect { get }
+    /// The button's colour.
+    var mediaPlayPauseButtonTintColor: TerminalColor { get }
+    /// Start the media: called by the runtime only.
+    func mediaPlay()
+    /// Pause the media: called by the runtime only.
+    func mediaPause()
+}
+
+extension UNNotificationContentExtensionMediaControl {
+    public var mediaPlayPauseButtonTintColor: TerminalColor { .systemTint }
+}
+
+/// The base of every content extension: a view of terminal cells, with the sizing and title the
+/// card uses (the counterpart of iOS's `UIViewController`).
+@MainActor
+open class TerminalViewController {
+    /// The extension's view.
+    public let view = TerminalView()
+    /// The height the view wants, in rows (the width is ignored, as on iOS); zero keeps the
+    /// height from `UNNotificationExtensionInitialContentSizeRatio`.
+    public var preferredContentSize = Size.zero {
+        didSet { extensionContext?.session?.contentChanged() }
+    }
+    /// The card's title when the manifest sets `UNNotificationExtensionOverridesDefaultTitle`.
+    public var title: String? {
+        didSet { extensionContext?.session?.contentChanged() }
+    }
+    /// The runtime's side of the extension, set before ``UNNotificationContentExtension/didReceive(_:)``.
+    public internal(set) var extensionContext: NSExtensionContext?
+
+    /// An extension is made by the runtime, with no arguments.
+    public required init() {}
+}
+
+/// The content of an extension's view: lines of text for now (the view toolkit builds on it).
+@MainActor
+public final class TerminalView {
+    /// The lines shown, top to bottom; cleaned of control characters before they are drawn.
+    public var lines: [String] = [] {
+        didSet { onChange?() }
+    }
+
+    var onChange: (@MainActor () -> Void)?
+
+    /// Replaces the lines with `text`, split at newlines.
+    public func setText(_ text: String) {
+        lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
+}
+
+/// The runtime's side of a presented extension (Apple: `NSExtensionContext` with the
+/// UserNotificationsUI additions). Every call is accepted at any time and is idempotent.
+@MainActor
+public final class NSExtensionContext {
+    weak var session: PresentationSession?
+
+    init(session: PresentationSession) {
+        self.session = session
+    }
+
+    /// The media started playing (also when it started on its own): the button shows ⏸ (default)
+    /// or hides (overlay).
+    public func mediaPlayingStarted() {
+        session?.extensionReportedPlaying(true)
+    }
+
+    /// The media paused or ended: the button shows ▶.
+    public func mediaPlayingPaused() {
+        session?.extensionReportedPlaying(false)
+    }
+
+    /// The card's action buttons; setting replaces them on screen.
+    public var notificationActions: [UNNotificationAction] {
+        get { session?.actions ?? [] }
+        set { session?.replaceActions(newValue) }
+    }
+
+    /// Opens the app as if the notification had been chosen: the default action goes to the app.
+    public func performNotificationDefaultAction() {
+        session?.performDefaultAction(from: "extension")
+    }
+
+    /// Closes the card.
+    public func dismissNotificationContentExtension() {
+        session?.dismiss(reason: "extension")
+    }
+
+    /// Asks the app to open `url`; the app gets an open-URL event.
+    public func open(_ url: URL) {
+        session?.openURL(url)
+    }
+}

@@ -1,0 +1,126 @@
+import NotiplayPlayback
+
+/// Plays an audio attachment for an extension, in a line or two, as AVPlayer does on iOS.
+///
+/// ```swift
+/// lazy var player = MediaPlayer(attachment: attachment)
+/// func mediaPlay() { player?.play() }
+/// func mediaPause() { player?.pause() }
+/// // in didReceive: player.onFinish = { [weak self] in self?.extensionContext?.mediaPlayingPaused() }
+/// ```
+///
+/// It plays through the presenting session's engine (libmpv); commands run in the order given.
+@MainActor
+public final class MediaPlayer {
+    /// The file played.
+    public let file: AudioFile
+    /// Whether audio is being rendered.
+    public private(set) var isPlaying = false
+    /// The last known position, in seconds.
+    public private(set) var position = 0.0
+    /// The duration, once known.
+    public private(set) var duration: Double?
+    /// Called when audio starts (after `play()`).
+    public var onStart: (@MainActor () -> Void)?
+    /// Called when audio pauses (after `pause()`).
+    public var onPause: (@MainActor () -> Void)?
+    /// Called when the audio played to its end.
+    public var onFinish: (@MainActor () -> Void)?
+    /// Called with a message when the file cannot be played.
+    public var onError: (@MainActor (String) -> Void)?
+
+    var item: PlaybackItemID?
+    private var finished = false
+    private var queue: Task<Void, Never>?
+    private weak var session: PresentationSession?
+
+    /// A player for an audio attachment, or `nil` if the attachment is not audio.
+    public convenience init?(attachment: UNNotificationAttachment) {
+        guard let file = attachment.audioFile else { return nil }
+        self.init(file: file)
+    }
+
+    /// A player for a validated audio file.
+    public init(file: AudioFile) {
+        self.file = file
+        self.session = PresentationSession.current
+    }
+
+    /// Starts or resumes playback (from the start again after the end).
+    public func play() {
+        enqueue { engine in
+            if self.item == nil || self.finished || self.session?.currentPlayer !== self {
+                self.finished = false
+                self.session?.currentPlayer = self
+                self.item = try await engine.load(self.file, options: PlaybackOptions())
+            } else {
+                try await engine.play()
+            }
+        }
+    }
+
+    /// Pauses playback.
+    public func pause() {
+        enqueue { engine in
+            guard self.item != nil, !self.finished, self.session?.currentPlayer === self else { return }
+            try await engine.pause()
+        }
+    }
+
+    /// Moves to `seconds` from the start.
+    public func seek(to seconds: Double) {
+        enqueue { engine in
+            guard self.item != nil, self.session?.currentPlayer === self else { return }
+            try await engine.seek(to: seconds)
+        }
+    }
+
+    private func enqueue(_ command: @escaping @MainActor (any PlaybackEngine) async throws -> Void) {
+        let previous = queue
+        queue = Task { @MainActor in
+            await previous?.value
+            guard let engine = self.session?.engine else {
+                self.onError?("no presentation is running: a MediaPlayer plays through the presenting session")
+                return
+            }
+            do {
+                try await command(engine)
+            } catch {
+                self.onError?("\(error)")
+            }
+        }
+    }
+
+    /// Waits until every command given so far was sent to the engine.
+    public func settle() async {
+        await queue?.value
+    }
+
+    func handle(_ kind: PlaybackEvent.Kind) {
+        switch kind {
+        case .loaded(let d): duration = d ?? duration
+        case .duration(let d): duration = d
+        case .position(let p): position = p
+        case .started(let p):
+            position = p
+            isPlaying = true
+            onStart?()
+        case .paused(let p):
+            position = p
+            guard isPlaying else { return }
+            isPlaying = false
+            onPause?()
+        case .ended(let reason):
+            isPlaying = false
+            finished = true
+            switch reason {
+            case .endOfFile:
+                position = duration ?? position
+                onFinish?()
+            case .stopped: onPause?()
+            case .failed(let failure): onError?(failure.message)
+            }
+        case .error, .outputFallback: break
+        }
+    }
+}
