@@ -385,6 +385,11 @@ public final class PresentationSession {
         if case .position = event.kind { onChange?() }
     }
 
+    /// Waits until every media command given so far reached the engine.
+    public func settle() async {
+        await currentPlayer?.settle()
+    }
+
     /// Whether a response is waiting for its completion handler.
     public var awaitsResponse: Bool { pendingResponses > 0 }
 }

@@ -14,7 +14,7 @@ enum Notiplay {
     static let version = "0.1.0"
 
     /// The subcommands, in the order `--help` lists them.
-    static let commands: [CommandSpec] = [PlayCommand.spec, ValidateCommand.spec, ExtensionsCommand.spec]
+    static let commands: [CommandSpec] = [PlayCommand.spec, DeliverCommand.spec, ValidateCommand.spec, ExtensionsCommand.spec]
 
     static var help: String {
         let width = (commands.map(\.name.count).max() ?? 0) + 2

@@ -1,0 +1,230 @@
+import Logging
+import Notiplay
+import NotiplayPlayback
+
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+
+/// `notiplay deliver PAYLOAD [--attach FILE]... [--app FILE] [--extensions DIR] --headless
+/// [--keys "KEYS"] [--events jsonl] [--audio …] [--untimed]`.
+enum DeliverCommand {
+    static let spec = CommandSpec(
+        name: "deliver",
+        abstract: "Present a notification with its content extension (headless: keys in, events out).",
+        discussion: """
+            --headless presents with no terminal, feeds --keys as if typed and prints every event:
+            space or p (media button), 1-9 (actions), enter (default action), esc or d (dismiss),
+            q (quit), ~500ms / ~1.5s (wait), ~end (wait for the end of the audio).
+            The interactive terminal card is not there yet: use --headless.
+            """,
+        positionals: [PositionalSpec(name: "PAYLOAD", help: "An APNs payload file (.apns or JSON).")],
+        options: [
+            OptionSpec(name: "attach", value: "FILE", help: "Attach a local file (audio or image); repeatable.", repeatable: true),
+            OptionSpec(name: "app", value: "FILE", help: "The app file (name, categories, actions, extensions)."),
+            OptionSpec(name: "extensions", value: "DIR", help: "A folder of Name.appex bundles (default: the app file's)."),
+            OptionSpec(name: "headless", value: nil, help: "No terminal: feed --keys, print events."),
+            OptionSpec(name: "keys", value: "KEYS", help: "Keys to feed, separated by spaces (see above)."),
+            OptionSpec(name: "events", value: "jsonl", help: "Print events as JSON lines (default: readable lines)."),
+            OptionSpec(name: "audio", value: "null|auto|pcm:PATH", help: "Where audio goes (default auto)."),
+            OptionSpec(name: "untimed", value: nil, help: "Render audio faster than real time."),
+            OptionSpec(name: "no-payload-limit", value: nil, help: "Accept payloads above APNs' 4096 bytes."),
+            OptionSpec(name: "response-timeout", value: "SECONDS", help: "Time an extension has to answer an action (default 10)."),
+        ],
+        run: { try await run($0) }
+    )
+
+    /// Extension types: the built-in ones, plus those an author's package registers.
+    nonisolated(unsafe) static var types = ExtensionTypes()
+
+    static func run(_ arguments: ParsedArguments) async throws {
+        guard arguments.flag("headless") else {
+            throw NotiplayError(.usage, "deliver: the terminal card is not implemented yet; use --headless")
+        }
+        let jsonl: Bool
+        switch arguments.value("events") {
+        case nil: jsonl = false
+        case "jsonl": jsonl = true
+        case let other?: throw NotiplayError(.usage, "--events must be jsonl, not '\(TerminalText.clean(other))'")
+        }
+        let keys = try HeadlessKey.parse(arguments.value("keys") ?? "")
+        var configuration = PresentationSession.Configuration()
+        if let text = arguments.value("response-timeout") {
+            guard let seconds = Double(text), seconds > 0, seconds <= 3_600 else {
+                throw NotiplayError(.usage, "--response-timeout must be a number of seconds, not '\(TerminalText.clean(text))'")
+            }
+            configuration.responseTimeLimit = .milliseconds(Int(seconds * 1000))
+        }
+        let audio = try arguments.value("audio").map(AudioOutputArgument.init) ?? .auto
+
+        // Everything is read and checked before anything is presented.
+        let decoder = PayloadDecoder(sizeLimit: arguments.flag("no-payload-limit") ? nil : PayloadDecoder.apnsLimit)
+        let path = arguments.positionals[0]
+        let payload: APNsPayload
+        do { payload = try decoder.decodeFile(path) } catch { throw error.notiplayError }
+        var content = payload.content.mutableCopy()
+        let validator = AttachmentValidator()
+        for file in arguments.all("attach") {
+            content.attachments.append(try validator.validate(file))
+        }
+        var app = AppDefinition.standard
+        if let appFile = arguments.value("app") {
+            do { app = try AppDefinition.decodeFile(appFile) } catch { throw error.notiplayError }
+        }
+        var registry = ExtensionRegistry.empty
+        if let folder = arguments.value("extensions") ?? app.extensionsDirectory {
+            do {
+                registry = try ExtensionRegistry.load(folder: folder)
+                try types.check(registry)
+            } catch {
+                for failure in error.failures.dropLast() { Diagnostics.shared.report(failure.description) }
+                throw error.failures.last?.notiplayError ?? NotiplayError(.badData, file: folder, "cannot be loaded")
+            }
+        }
+        let output = try audio.output(untimed: arguments.flag("untimed"))
+        NativeStderrCapture.install(logger: Logger(label: "native"))
+        let engine: MPVEngine
+        do {
+            engine = try MPVEngine(output: output, logger: Logger(label: "libmpv"))
+        } catch {
+            throw NotiplayError(.unavailable, "libmpv could not start: \(error)")
+        }
+
+        let request = UNNotificationRequest(
+            identifier: Path.stem(path), content: UNNotificationContent(content), trigger: UNPushNotificationTrigger())
+        let status = await present(
+            UNNotification(request: request, date: .now), app: app, registry: registry, engine: engine,
+            configuration: configuration, keys: keys, jsonl: jsonl)
+        await engine.shutdown()
+        if status != 0 { throw CommandExit(status: status) }
+    }
+
+    @MainActor
+    static func present(
+        _ notification: UNNotification, app: AppDefinition, registry: ExtensionRegistry, engine: MPVEngine,
+        configuration: PresentationSession.Configuration, keys: [HeadlessKey], jsonl: Bool
+    ) async -> Int32 {
+        let log = EventLog()
+        log.observe { line in writeAll(1, (jsonl ? line.json : readable(line)) + "\n") }
+        let session = PresentationSession(
+            app: app, registry: registry, types: types, engine: engine, log: log, configuration: configuration)
+        defer { session.close() }
+        do {
+            try session.present(notification)
+        } catch {
+            Diagnostics.shared.report(error.description)
+            return error.exitCode
+        }
+        await HeadlessKey.run(keys, on: session)
+        if session.awaitsResponse {
+            _ = await log.next(timeout: configuration.responseTimeLimit + .seconds(1)) { $0.name == "response" }
+        }
+        await session.settle()
+        return 0
+    }
+
+    /// `t  event  key=value …` for people.
+    static func readable(_ line: EventLine) -> String {
+        var text = String(format3(line.t)) + "  " + line.name
+        for (key, value) in line.fields {
+            let shown: String =
+                switch value {
+                case .string(let s): TerminalText.clean(s)
+                case .number(let d): String(format3(d))
+                case .integer(let i): String(i)
+                case .bool(let b): b ? "true" : "false"
+                case .null: "null"
+                }
+            text += "  \(key)=\(shown)"
+        }
+        return text
+    }
+
+    static func format3(_ value: Double) -> String {
+        let ms = Int((value * 1000).rounded())
+        let frac = ms % 1000
+        return "\(ms / 1000).\(frac < 10 ? "00" : frac < 100 ? "0" : "")\(frac)"
+    }
+}
+
+/// One step of `--keys`.
+enum HeadlessKey: Equatable {
+    case input(PresentationSession.Input)
+    case quit
+    case wait(Duration)
+    case waitForEnd
+
+    /// Parses `"space ~end q"`.
+    static func parse(_ text: String) throws(NotiplayError) -> [HeadlessKey] {
+        var keys: [HeadlessKey] = []
+        for token in text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," }) {
+            switch token {
+            case "space", "p", " ": keys.append(.input(.media))
+            case "enter", "return": keys.append(.input(.defaultAction))
+            case "esc", "escape", "d": keys.append(.input(.dismiss))
+            case "q": keys.append(.quit)
+            case "tap": keys.append(.input(.tapContent))
+            case "~end": keys.append(.waitForEnd)
+            default:
+                if token.count == 1, let digit = Int(token), (1...9).contains(digit) {
+                    keys.append(.input(.action(digit)))
+                } else if token.hasPrefix("~"), let duration = parseDuration(token.dropFirst()) {
+                    keys.append(.wait(duration))
+                } else {
+                    throw NotiplayError(
+                        .usage,
+                        "--keys: unknown key '\(TerminalText.clean(String(token)))' (space, p, 1-9, enter, esc, d, q, tap, ~500ms, ~1.5s, ~end)")
+                }
+            }
+        }
+        return keys
+    }
+
+    /// `500ms`, `1.5s` or a bare number of seconds.
+    static func parseDuration(_ text: Substring) -> Duration? {
+        var number = text
+        var scale = 1.0
+        if number.hasSuffix("ms") {
+            number = number.dropLast(2)
+            scale = 0.001
+        } else if number.hasSuffix("s") {
+            number = number.dropLast()
+        }
+        guard let value = Double(number), value.isFinite, value >= 0, value * scale <= 3_600 else { return nil }
+        return .milliseconds(Int((value * scale * 1000).rounded()))
+    }
+
+    /// Feeds `keys` to `session`, in order.
+    @MainActor
+    static func run(_ keys: [HeadlessKey], on session: PresentationSession) async {
+        for key in keys {
+            switch key {
+            case .input(let input):
+                session.handle(input)
+                await Task.yield()
+            case .quit:
+                return
+            case .wait(let duration):
+                try? await Task.sleep(for: duration)
+            case .waitForEnd:
+                guard session.isPlaying, !session.isDismissed else { continue }
+                _ = await session.log.next(timeout: .seconds(600)) { line in
+                    (line.name == "playback" && ["ended", "stopped", "error"].contains(line.string("state") ?? ""))
+                        || line.name == "mediaPlayingPaused" || line.name == "dismissed"
+                }
+            }
+        }
+    }
+}
+
+extension Path {
+    /// The file's name without folder and extension.
+    static func stem(_ path: String) -> String {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
+        return String(name[..<dot])
+    }
+}
+
+/// Path helpers for the command line.
+enum Path {}
