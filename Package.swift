@@ -60,6 +60,7 @@ let package = Package(
             name: "NotiplayPlaybackTests",
             dependencies: ["NotiplayPlayback", "NotiplayCore", "NotiplayTestSupport"]
         ),
+        .testTarget(name: "NotiplayRuntimeTests", dependencies: ["Notiplay", "NotiplayPlayback", "NotiplayTestSupport"]),
         .testTarget(name: "CommandLineTests", dependencies: ["notiplay", "NotiplayCore"]),
         .testTarget(name: "EndToEndTests", dependencies: ["NotiplayCore", "NotiplayTestSupport"]),
     ],

@@ -51,6 +51,29 @@ public struct ExtensionManifest: Sendable, Hashable {
     /// Doubts that did not make the manifest invalid.
     public var warnings: [Diagnostic]
 
+    /// A manifest made in code (for extensions registered without an `Info.plist`, and tests).
+    public init(
+        bundleName: String, path: String, point: ExtensionPoint, principalClass: String?, mainStoryboard: String?,
+        typeName: String, bundleIdentifier: String?, displayName: String?, categories: [String],
+        initialContentSizeRatio: Double, defaultContentHidden: Bool, overridesDefaultTitle: Bool,
+        userInteractionEnabled: Bool, warnings: [Diagnostic]
+    ) {
+        self.bundleName = bundleName
+        self.path = path
+        self.point = point
+        self.principalClass = principalClass
+        self.mainStoryboard = mainStoryboard
+        self.typeName = typeName
+        self.bundleIdentifier = bundleIdentifier
+        self.displayName = displayName
+        self.categories = categories
+        self.initialContentSizeRatio = initialContentSizeRatio
+        self.defaultContentHidden = defaultContentHidden
+        self.overridesDefaultTitle = overridesDefaultTitle
+        self.userInteractionEnabled = userInteractionEnabled
+        self.warnings = warnings
+    }
+
     /// The view rows for a card `width` columns wide, from the ratio.
     public func initialRows(forWidth width: Int) -> Int {
         let rows = initialContentSizeRatio * Double(width) / 2

@@ -1,0 +1,65 @@
+import Foundation
+import NotiplayTestSupport
+import Testing
+
+private func events(_ result: RunResult) throws -> [[String: Any]] {
+    try result.stdoutText.split(separator: "\n").map {
+        try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+    }
+}
+
+@Suite("deliver --headless: the real binary with libmpv")
+struct DeliverTests {
+    @Test("The default card plays the attachment to its end: events in order, the audio really rendered")
+    func defaultCardPlaysToTheEnd() throws {
+        let scratch = try E2E.scratch()
+        defer { E2E.remove(scratch) }
+        let capture = scratch.appendingPathComponent("heard.wav").path
+        let result = try notiplay(
+            "deliver", E2E.media("nagme.apns"), "--attach", E2E.media("chime.wav"), "--headless",
+            "--keys", "space ~end q", "--events", "jsonl", "--audio", "pcm:\(capture)", "--untimed")
+        #expect(result.status == 0, "\(result)")
+        let lines = try events(result)
+        let names = lines.compactMap { $0["event"] as? String }
+        #expect(
+            names == [
+                "didReceive", "buttonState", "mediaPlay", "buttonState", "playback", "mediaPlayingStarted", "playback",
+                "mediaPlayingPaused", "buttonState",
+            ], "\(result)")
+        #expect(lines.map { $0["t"] as? Double ?? -1 } == lines.map { $0["t"] as? Double ?? -1 }.sorted())
+        #expect(lines.compactMap { $0["state"] as? String } == ["play", "pause", "started", "ended", "play"])
+        let wav = try WAVFile(contentsOf: capture)
+        #expect(abs(wav.seconds - 2.0) < 0.03, "heard \(wav.seconds) s")
+    }
+
+    @Test("Pausing in real time: what is heard stops at the pause")
+    func pauseStopsTheAudio() throws {
+        let scratch = try E2E.scratch()
+        defer { E2E.remove(scratch) }
+        let result = try notiplay(
+            "deliver", E2E.media("nagme.apns"), "--attach", E2E.media("chime.wav"), "--headless",
+            "--keys", "space ~600ms space ~200ms q", "--events", "jsonl", "--audio", "null")
+        #expect(result.status == 0, "\(result)")
+        let lines = try events(result)
+        let paused = lines.first { $0["event"] as? String == "playback" && $0["state"] as? String == "paused" }
+        let position = try #require(paused?["position"] as? Double, "\(result)")
+        #expect(position > 0.3 && position < 0.9, "paused at \(position)")
+        #expect(lines.contains { $0["event"] as? String == "mediaPause" })
+        #expect(!lines.contains { $0["state"] as? String == "ended" })
+    }
+
+    @Test("Bad input before anything is presented", arguments: [
+        (["deliver", "/no/such.apns", "--headless"], 66, "/no/such.apns: no such file"),
+        (["deliver", "MEDIA/nagme.apns", "--headless", "--keys", "space jump"], 64, "unknown key 'jump'"),
+        (["deliver", "MEDIA/nagme.apns", "--headless", "--attach", "MEDIA/README.md"], 65, "README.md: is not a recognised audio format"),
+        (["deliver", "MEDIA/nagme.apns", "--headless", "--extensions", "/no/such/folder"], 66, "no such folder"),
+        (["deliver", "MEDIA/nagme.apns", "--headless", "--app", "MEDIA/NagMe.app.json"], 65, "not a registered extension type"),
+    ])
+    func badInput(_ arguments: [String], _ status: Int32, _ message: String) throws {
+        let args = arguments.map { $0.replacingOccurrences(of: "MEDIA/", with: E2E.root.path + "/Media/") }
+        let result = try run(try E2E.binary(), args)
+        #expect(result.status == status, "\(result)")
+        #expect(result.stderrText.contains(message), "\(result)")
+        #expect(!result.stdoutText.contains("didReceive"), "nothing may be presented: \(result)")
+    }
+}
