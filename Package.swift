@@ -51,7 +51,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "NotiplayBenchmarks",
-            dependencies: ["NotiplayCore", "NotiplayPlayback"],
+            dependencies: ["Notiplay", "NotiplayCore", "NotiplayPlayback"],
             path: "Benchmarks/NotiplayBenchmarks"
         ),
         .target(name: "NotiplayTestSupport", path: "Tests/Support"),

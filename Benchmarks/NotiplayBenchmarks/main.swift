@@ -3,6 +3,7 @@
 // Reports: 100 files played back to back by one engine (untimed null output),
 // load-to-started latency on a warm engine (real-time null output), and JSON parsing of a
 // 4 KB APNs payload (parse alone, and the whole decode).
+import Notiplay
 import NotiplayCore
 import NotiplayPlayback
 
@@ -117,4 +118,50 @@ do {
     print("payload: \(bytes.count) bytes (\(PayloadDecoder.compactSize(bytes)) as APNs counts them): "
         + "JSON parse median \(format(median(parse))) µs (p99 \(p99(parse)) µs); "
         + "full decode median \(format(median(decode))) µs (p99 \(p99(decode)) µs; budget 50 µs)")
+}
+
+// 4. The runtime, one process, warm engine (real-time null output), the default card:
+//    media key → buttonState event (synchronous), and media key → playback started
+//    (libmpv's PLAYBACK_RESTART, reported by the engine), 50 play/pause rounds.
+if !payloadOnly {
+    let engine = try MPVEngine(output: .null(untimed: false))
+    let (button, restart) = try await runtimeLatencies(engine: engine, file: file)
+    await engine.shutdown()
+    print("runtime: key → buttonState median \(format(median(button) * 1000)) µs (max \(format((button.max() ?? 0) * 1000)) µs); "
+        + "key → playback started median \(format(median(restart))) ms (max \(format(restart.max() ?? 0)) ms) "
+        + "[budgets 1 ms median, 30 ms]")
+}
+
+@MainActor
+func runtimeLatencies(engine: MPVEngine, file: AudioFile) async throws -> ([Double], [Double]) {
+    let attachment = try AttachmentValidator().validate(file.path)
+    var content = UNMutableNotificationContent()
+    content.title = "Bench"
+    content.attachments = [attachment]
+    let notification = UNNotification(
+        request: UNNotificationRequest(identifier: "bench", content: content, trigger: nil), date: .now)
+    let session = PresentationSession(app: .standard, registry: .empty, types: ExtensionTypes(), engine: engine)
+    try session.present(notification)
+    // Warm up: the first play loads the file.
+    session.handle(.media)
+    _ = await session.log.next(timeout: .seconds(5)) { $0.name == "playback" && $0.string("state") == "started" }
+    var button: [Double] = []
+    var restart: [Double] = []
+    for _ in 0..<50 {
+        for _ in 0..<2 {  // pause, then play
+            let wantStarted = !session.isPlaying
+            let start = clock.now
+            session.handle(.media)
+            let pressed = clock.now
+            button.append(ms(pressed - start))
+            if wantStarted {
+                _ = await session.log.next(timeout: .seconds(5)) { $0.name == "playback" && $0.string("state") == "started" }
+                restart.append(ms(clock.now - start))
+            } else {
+                _ = await session.log.next(timeout: .seconds(5)) { $0.name == "playback" && $0.string("state") == "paused" }
+            }
+        }
+    }
+    session.close()
+    return (button, restart)
 }
