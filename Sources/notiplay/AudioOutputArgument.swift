@@ -1,3 +1,4 @@
+import Logging
 import NotiplayCore
 import NotiplayPlayback
 
@@ -22,6 +23,18 @@ enum AudioOutputArgument: Equatable {
                 throw NotiplayError(.usage, "--audio must be null, auto or pcm:PATH, not '\(TerminalText.clean(argument))'")
             }
             self = .pcm(String(argument.dropFirst(4)))
+        }
+    }
+
+    /// Starts the libmpv engine on this output, with libmpv's and the audio stack's own
+    /// messages captured into the logger.
+    func startEngine(untimed: Bool) throws(NotiplayError) -> MPVEngine {
+        let output = try output(untimed: untimed)
+        NativeStderrCapture.install(logger: Logger(label: "native"))
+        do {
+            return try MPVEngine(output: output, logger: Logger(label: "libmpv"))
+        } catch {
+            throw NotiplayError(.unavailable, "libmpv could not start: \(error)")
         }
     }
 

@@ -81,14 +81,7 @@ enum DeliverCommand {
                 throw error.failures.last?.notiplayError ?? NotiplayError(.badData, file: folder, "cannot be loaded")
             }
         }
-        let output = try audio.output(untimed: arguments.flag("untimed"))
-        NativeStderrCapture.install(logger: Logger(label: "native"))
-        let engine: MPVEngine
-        do {
-            engine = try MPVEngine(output: output, logger: Logger(label: "libmpv"))
-        } catch {
-            throw NotiplayError(.unavailable, "libmpv could not start: \(error)")
-        }
+        let engine = try audio.startEngine(untimed: arguments.flag("untimed"))
 
         let request = UNNotificationRequest(
             identifier: Path.stem(path), content: UNNotificationContent(content), trigger: UNPushNotificationTrigger())

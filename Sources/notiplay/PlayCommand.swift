@@ -38,14 +38,7 @@ enum PlayCommand {
         case let other?: throw NotiplayError(.usage, "--events must be jsonl, not '\(TerminalText.clean(other))'")
         }
         let audioFile = try AudioFileValidator().validate(arguments.positionals[0])
-        let output = try audio.output(untimed: arguments.flag("untimed"))
-        NativeStderrCapture.install(logger: Logger(label: "native"))
-        let engine: MPVEngine
-        do {
-            engine = try MPVEngine(output: output, logger: Logger(label: "libmpv"))
-        } catch {
-            throw NotiplayError(.unavailable, "libmpv could not start: \(error)")
-        }
+        let engine = try audio.startEngine(untimed: arguments.flag("untimed"))
         let reporter = PlayReporter(file: audioFile, clock: clock, jsonl: jsonl, statusLine: !jsonl && isatty(1) == 1)
         let interrupts = InterruptWatch { Task { try? await engine.stop() } }
 
