@@ -312,24 +312,7 @@ private struct Parser {
     /// Steps over one multi-byte UTF-8 sequence, refusing overlong forms, surrogates and
     /// values past U+10FFFF.
     mutating func skipUTF8Sequence() throws(JSONSyntaxError) {
-        let lead = bytes[index]
-        let (length, minimum, initial): (Int, UInt32, UInt32) =
-            switch lead {
-            case 0xC2...0xDF: (2, 0x80, UInt32(lead & 0x1F))
-            case 0xE0...0xEF: (3, 0x800, UInt32(lead & 0x0F))
-            case 0xF0...0xF4: (4, 0x10000, UInt32(lead & 0x07))
-            default: (0, 0, 0)
-            }
-        guard length > 0, index + length <= bytes.count else { throw error("bytes that are not UTF-8") }
-        var value = initial
-        for offset in 1..<length {
-            let byte = bytes[index + offset]
-            guard byte & 0xC0 == 0x80 else { throw error("bytes that are not UTF-8") }
-            value = value << 6 | UInt32(byte & 0x3F)
-        }
-        guard value >= minimum, value <= 0x10FFFF, !(0xD800...0xDFFF).contains(value) else {
-            throw error("bytes that are not UTF-8")
-        }
+        guard let length = UTF8Check.sequenceLength(in: bytes, at: index) else { throw error("bytes that are not UTF-8") }
         index += length
     }
 

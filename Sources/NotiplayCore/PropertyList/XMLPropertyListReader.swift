@@ -70,23 +70,7 @@ struct XMLPropertyListReader {
 
     /// The length of the valid UTF-8 sequence starting at `at` (a byte >= 0x80), or `nil`.
     private func utf8SequenceLength(at: Int) -> Int? {
-        let lead = bytes[at]
-        let (length, minimum, initial): (Int, UInt32, UInt32) =
-            switch lead {
-            case 0xC2...0xDF: (2, 0x80, UInt32(lead & 0x1F))
-            case 0xE0...0xEF: (3, 0x800, UInt32(lead & 0x0F))
-            case 0xF0...0xF4: (4, 0x10000, UInt32(lead & 0x07))
-            default: (0, 0, 0)
-            }
-        guard length > 0, length <= bytes.count - at else { return nil }
-        var value = initial
-        for k in 1..<length {
-            let byte = bytes[at + k]
-            guard byte & 0xC0 == 0x80 else { return nil }
-            value = value << 6 | UInt32(byte & 0x3F)
-        }
-        guard value >= minimum, value <= 0x10FFFF, !(0xD800...0xDFFF).contains(value) else { return nil }
-        return length
+        UTF8Check.sequenceLength(in: bytes, at: at)
     }
 
     /// The XML declaration, comments, processing instructions and the DOCTYPE before the root.
@@ -665,19 +649,20 @@ struct XMLPropertyListReader {
     }
 
     private mutating func skipComment() throws(PropertyListError) {
-        let start = index
-        index += 4
-        while index < bytes.count, !hasPrefix("-->") { index += 1 }
-        guard index < bytes.count else { throw error("unterminated comment (<!-- without -->)", at: start) }
-        index += 3
+        try skip(opening: 4, until: "-->", unterminated: "unterminated comment (<!-- without -->)")
     }
 
     private mutating func skipProcessingInstruction() throws(PropertyListError) {
+        try skip(opening: 2, until: "?>", unterminated: "unterminated processing instruction (<? without ?>)")
+    }
+
+    /// Steps over an opening of `opening` bytes and everything up to and including `end`.
+    private mutating func skip(opening: Int, until end: StaticString, unterminated: String) throws(PropertyListError) {
         let start = index
-        index += 2
-        while index < bytes.count, !hasPrefix("?>") { index += 1 }
-        guard index < bytes.count else { throw error("unterminated processing instruction (<? without ?>)", at: start) }
-        index += 2
+        index += opening
+        while index < bytes.count, !hasPrefix(end) { index += 1 }
+        guard index < bytes.count else { throw error(unterminated, at: start) }
+        index += end.utf8CodeUnitCount
     }
 
     /// `<!DOCTYPE …>`, with quoted strings and an internal subset in brackets.
