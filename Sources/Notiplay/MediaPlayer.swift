@@ -51,8 +51,12 @@ public final class MediaPlayer {
         enqueue { engine in
             if self.item == nil || self.finished || self.session?.currentPlayer !== self {
                 self.finished = false
+                self.item = nil
                 self.session?.currentPlayer = self
-                self.item = try await engine.load(self.file, options: PlaybackOptions())
+                let item = try await engine.load(self.file, options: PlaybackOptions())
+                self.item = item
+                // Events of the new file may have come before its id did.
+                self.session?.playerLoaded(self)
             } else {
                 try await engine.play()
             }

@@ -77,7 +77,10 @@ public final class PresentationSession {
     /// Called when anything on the card may have changed.
     public var onChange: (@MainActor () -> Void)?
 
-    var currentPlayer: MediaPlayer?
+    var currentPlayer: MediaPlayer? {
+        didSet { if currentPlayer !== oldValue { earlyEvents = [] } }
+    }
+    private var earlyEvents: [PlaybackEvent] = []
     private var mediaDisabled = false
     private var pendingResponses = 0
     private var engineEvents: Task<Void, Never>?
@@ -365,7 +368,25 @@ public final class PresentationSession {
             return
         default: break
         }
-        guard let player = currentPlayer, let item = event.item, item == player.item else { return }
+        guard let player = currentPlayer, let item = event.item else { return }
+        guard let current = player.item else {
+            // Loading: the engine may report the file before `load` returned its id.
+            earlyEvents.append(event)
+            return
+        }
+        guard item == current else { return }
+        playerEvent(event, player)
+    }
+
+    /// A player's `load` returned: deliver the events of its file that came first.
+    func playerLoaded(_ player: MediaPlayer) {
+        let early = earlyEvents
+        earlyEvents = []
+        guard player === currentPlayer else { return }
+        for event in early where event.item == player.item { playerEvent(event, player) }
+    }
+
+    private func playerEvent(_ event: PlaybackEvent, _ player: MediaPlayer) {
         switch event.kind {
         case .started(let position):
             log.record("playback", [("state", .string("started")), ("position", .number(position))])
