@@ -5,7 +5,9 @@ import PackageDescription
 //   NotiplayCore      model values, validation, errors          (no libmpv, no terminal)
 //   NotiplayPlayback  the libmpv engine behind `PlaybackEngine`  (the only importer of CMPV)
 //   Notiplay          the extension API and runtime: what an extension author imports
-//   notiplay          the command line, thin (its own small parser: see CommandLineParser.swift)
+//   NotiplayCommandLine  the whole command line as a library (its own small parser: see
+//                        CommandLineParser.swift), so an author's package gets it from one call
+//   notiplay          the executable: NotiplayCLI.main() with the built-in extension types
 let package = Package(
     name: "notiplay",
     platforms: [.macOS(.v15)],
@@ -14,6 +16,7 @@ let package = Package(
         .library(name: "NotiplayCore", targets: ["NotiplayCore"]),
         .library(name: "NotiplayPlayback", targets: ["NotiplayPlayback"]),
         .library(name: "Notiplay", targets: ["Notiplay"]),
+        .library(name: "NotiplayCommandLine", targets: ["NotiplayCommandLine"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -40,8 +43,8 @@ let package = Package(
             name: "Notiplay",
             dependencies: ["NotiplayCore", "NotiplayPlayback"]
         ),
-        .executableTarget(
-            name: "notiplay",
+        .target(
+            name: "NotiplayCommandLine",
             dependencies: [
                 "Notiplay",
                 "NotiplayCore",
@@ -49,6 +52,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .executableTarget(name: "notiplay", dependencies: ["NotiplayCommandLine"]),
         .executableTarget(
             name: "NotiplayBenchmarks",
             dependencies: ["Notiplay", "NotiplayCore", "NotiplayPlayback"],
@@ -61,7 +65,7 @@ let package = Package(
             dependencies: ["NotiplayPlayback", "NotiplayCore", "NotiplayTestSupport"]
         ),
         .testTarget(name: "NotiplayRuntimeTests", dependencies: ["Notiplay", "NotiplayPlayback", "NotiplayTestSupport"]),
-        .testTarget(name: "CommandLineTests", dependencies: ["notiplay", "NotiplayCore"]),
+        .testTarget(name: "CommandLineTests", dependencies: ["NotiplayCommandLine", "NotiplayCore"]),
         .testTarget(name: "EndToEndTests", dependencies: ["NotiplayCore", "NotiplayTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

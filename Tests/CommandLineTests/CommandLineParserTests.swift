@@ -1,7 +1,7 @@
 import NotiplayCore
 import Testing
 
-@testable import notiplay
+@testable import NotiplayCommandLine
 
 @Suite struct CommandLineParserTests {
     let spec = CommandSpec(
@@ -52,9 +52,9 @@ import Testing
     }
 
     @Test func unknownCommandsAndHelpExitAsDocumented() async {
-        #expect(await Notiplay.run(["frobnicate"]) == 64)
-        #expect(await Notiplay.run([]) == 64)
-        #expect(await Notiplay.run(["play", "--audio", "loud", "x.wav"]) == 64)
-        #expect(await Notiplay.run(["play", "x.wav", "--events", "xml"]) == 64)
+        #expect(await NotiplayCLI.run(["frobnicate"]) == 64)
+        #expect(await NotiplayCLI.run([]) == 64)
+        #expect(await NotiplayCLI.run(["play", "--audio", "loud", "x.wav"]) == 64)
+        #expect(await NotiplayCLI.run(["play", "x.wav", "--events", "xml"]) == 64)
     }
 }

@@ -1,3 +1,4 @@
+import Notiplay
 import NotiplayCore
 
 #if canImport(Glibc)
@@ -9,9 +10,28 @@ struct CommandExit: Error {
     let status: Int32
 }
 
-@main
-enum Notiplay {
-    static let version = "0.1.0"
+/// The whole `notiplay` command line, for the `notiplay` executable and for an extension author's
+/// own executable that adds its extension types.
+///
+/// ```swift
+/// import NotiplayCommandLine
+/// import NagMeExtension
+///
+/// @main
+/// enum NagMeTool {
+///     static func main() async {
+///         var types = ExtensionTypes()
+///         types.register(NotificationViewController.self, as: "NagMe.NotificationViewController")
+///         await NotiplayCLI.main(types: types)
+///     }
+/// }
+/// ```
+///
+/// The executable then behaves exactly like `notiplay` (every command, option and exit status),
+/// with these types available to the `.appex` bundles it loads.
+public enum NotiplayCLI {
+    /// The version `--version` prints.
+    public static let version = "0.1.0"
 
     /// The subcommands, in the order `--help` lists them.
     static let commands: [CommandSpec] = [PlayCommand.spec, DeliverCommand.spec, ValidateCommand.spec, ExtensionsCommand.spec]
@@ -35,9 +55,20 @@ enum Notiplay {
             """
     }
 
-    static func main() async {
+    /// Runs the process's command line with `types` registered, then exits with the command's status.
+    ///
+    /// - Parameter types: the extension types `deliver` (and later `test`) can instantiate; the
+    ///   built-in ones are always there.
+    public static func main(types: ExtensionTypes = ExtensionTypes()) async -> Never {
         DiagnosticsLogHandler.bootstrap()
-        exit(await run(Array(CommandLine.arguments.dropFirst())))
+        exit(await run(Array(CommandLine.arguments.dropFirst()), types: types))
+    }
+
+    /// Runs a command line (without the program name) with `types` registered and returns the
+    /// exit status instead of exiting.
+    public static func run(_ arguments: [String], types: ExtensionTypes) async -> Int32 {
+        DeliverCommand.types = types
+        return await run(arguments)
     }
 
     /// Runs a command line (without the program name) and returns the exit status.

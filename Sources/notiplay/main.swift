@@ -1,0 +1,4 @@
+import NotiplayCommandLine
+
+// The `notiplay` executable: the command line with the built-in extension types only.
+await NotiplayCLI.main()
