@@ -26,11 +26,16 @@ enum AudioOutputArgument: Equatable {
         }
     }
 
-    /// Starts the libmpv engine on this output, with libmpv's and the audio stack's own
-    /// messages captured into the logger.
+    /// Starts the libmpv engine on this output. When notiplay owns the process (``NotiplayCLI/main(types:)``),
+    /// the audio stack's own messages on descriptor 2 are captured into the logger, once; a
+    /// caller of ``NotiplayCLI/run(_:types:)`` keeps its standard error as it was.
+    nonisolated(unsafe) private static var capturing = false
+
     func startEngine(untimed: Bool) throws(NotiplayError) -> MPVEngine {
         let output = try output(untimed: untimed)
-        NativeStderrCapture.install(logger: Logger(label: "native"))
+        if NotiplayCLI.ownsProcess && !Self.capturing {
+            Self.capturing = NativeStderrCapture.install(logger: Logger(label: "native"))
+        }
         do {
             return try MPVEngine(output: output, logger: Logger(label: "libmpv"))
         } catch {

@@ -1,4 +1,4 @@
-import Notiplay
+@_exported import Notiplay
 import NotiplayCore
 
 #if canImport(Glibc)
@@ -55,12 +55,17 @@ public enum NotiplayCLI {
             """
     }
 
+    /// Whether the command line runs as the whole process (``main(types:)``) and may take over
+    /// process-wide things such as descriptor 2.
+    nonisolated(unsafe) static var ownsProcess = false
+
     /// Runs the process's command line with `types` registered, then exits with the command's status.
     ///
     /// - Parameter types: the extension types `deliver` (and later `test`) can instantiate; the
     ///   built-in ones are always there.
     public static func main(types: ExtensionTypes = ExtensionTypes()) async -> Never {
         DiagnosticsLogHandler.bootstrap()
+        ownsProcess = true
         exit(await run(Array(CommandLine.arguments.dropFirst()), types: types))
     }
 

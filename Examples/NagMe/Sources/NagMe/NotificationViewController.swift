@@ -1,0 +1,37 @@
+import Notiplay
+
+/// The NagMe reminder's content extension, ported from iOS (seeds 001 and 003): a
+/// "Reminder: …" label and a speaker; the `cancel` action mutes the speaker and keeps the card,
+/// any other action closes it.
+///
+/// Compared with the iOS original only the view changed: a `TerminalView`'s lines instead of a
+/// storyboard's labels.
+public final class NotificationViewController: TerminalViewController, UNNotificationContentExtensionResponseHandling {
+    private var reminder = ""
+    private var speaker = "🔊"
+
+    public required init() {}
+
+    public func didReceive(_ notification: UNNotification) {
+        reminder = "Reminder: \(notification.request.content.body)"
+        redraw()
+    }
+
+    public func didReceive(
+        _ response: UNNotificationResponse,
+        completionHandler completion: @escaping (UNNotificationContentExtensionResponseOption) -> Void
+    ) {
+        if response.actionIdentifier == "cancel" {
+            // Visual feedback that the reminder has been cancelled; the card stays.
+            speaker = "🔇"
+            redraw()
+            completion(.doNotDismiss)
+        } else {
+            completion(.dismiss)
+        }
+    }
+
+    private func redraw() {
+        view.lines = ["\(reminder)  \(speaker)"]
+    }
+}
