@@ -111,6 +111,25 @@ public protocol UNNotificationContentExtensionResponseHandling: UNNotificationCo
         completionHandler completion: @escaping (UNNotificationContentExtensionResponseOption) -> Void)
 }
 
+/// An extension that handles the actions of its notifications with Swift concurrency (Apple's
+/// `async` variant of `didReceive(_:completionHandler:)`).
+///
+/// ```swift
+/// func didReceive(_ response: UNNotificationResponse) async -> UNNotificationContentExtensionResponseOption {
+///     await store.complete(response.notification.request.identifier)
+///     return .doNotDismiss
+/// }
+/// ```
+///
+/// The same time limit applies: an answer that comes after it is ignored and logged, and the
+/// response counts as ``UNNotificationContentExtensionResponseOption/dismiss``. When an extension
+/// adopts both protocols, the runtime calls this one.
+@MainActor
+public protocol UNNotificationContentExtensionAsyncResponseHandling: UNNotificationContentExtension {
+    /// Called when a person chooses an action; returns what should happen to the card.
+    func didReceive(_ response: UNNotificationResponse) async -> UNNotificationContentExtensionResponseOption
+}
+
 /// An extension with media: the runtime draws the play/pause button and calls ``mediaPlay()`` and
 /// ``mediaPause()``; the extension reports what really happens through its context's
 /// ``NSExtensionContext/mediaPlayingStarted()`` and ``NSExtensionContext/mediaPlayingPaused()``.

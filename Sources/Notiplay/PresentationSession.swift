@@ -1,5 +1,9 @@
 import NotiplayPlayback
 
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -42,10 +46,13 @@ public final class PresentationSession {
     public struct Configuration: Sendable {
         /// How long an extension may take to call a response's completion handler.
         public var responseTimeLimit: Duration
+        /// How long the app's command for a forwarded action may run before it is stopped.
+        public var commandTimeLimit: Duration
 
-        /// The defaults: 10 s for a completion handler.
-        public init(responseTimeLimit: Duration = .seconds(10)) {
+        /// The defaults: 10 s for a completion handler, 30 s for the app's command.
+        public init(responseTimeLimit: Duration = .seconds(10), commandTimeLimit: Duration = .seconds(30)) {
             self.responseTimeLimit = responseTimeLimit
+            self.commandTimeLimit = commandTimeLimit
         }
     }
 
@@ -84,6 +91,7 @@ public final class PresentationSession {
     private var mediaDisabled = false
     private var pendingResponses = 0
     private var engineEvents: Task<Void, Never>?
+    private var commands: [Task<Void, Never>] = []
 
     /// A session presenting for `app`, with the extensions of `registry` implemented by `types`,
     /// playing media through `engine`.
@@ -277,8 +285,11 @@ public final class PresentationSession {
             response = UNNotificationActionResponse(notification: notification, actionIdentifier: action.identifier)
         }
         log.record("action", fields)
-        guard let handler = controller as? any UNNotificationContentExtensionResponseHandling else {
-            forward(action.identifier, text: action.isTextInput ? text ?? "" : nil)
+        let forwardedText = action.isTextInput ? text ?? "" : nil
+        let asyncHandler = controller as? any UNNotificationContentExtensionAsyncResponseHandling
+        let handler = controller as? any UNNotificationContentExtensionResponseHandling
+        guard asyncHandler != nil || handler != nil else {
+            forward(action.identifier, text: forwardedText)
             dismiss(reason: "forwarded")
             return
         }
@@ -297,11 +308,12 @@ public final class PresentationSession {
                 [("message", .string("the completion handler for \"\(action.identifier)\" was not called within \(limit); counted as .dismiss"))])
             self.dismiss(reason: "timeout")
         }
-        handler.didReceive(response) { [weak self] option in
+        let complete: @MainActor (UNNotificationContentExtensionResponseOption) -> Void = { [weak self] option in
             guard let self else { return }
             guard gate.claim() else {
+                let what = asyncHandler != nil ? "answered after the time limit" : "called again"
                 self.log.record(
-                    "error", [("message", .string("completion handler for \"\(action.identifier)\" called again; ignored"))])
+                    "error", [("message", .string("completion handler for \"\(action.identifier)\" \(what); ignored"))])
                 return
             }
             timer.cancel()
@@ -311,16 +323,82 @@ public final class PresentationSession {
             case .doNotDismiss: break
             case .dismiss: self.dismiss(reason: "response")
             case .dismissAndForwardAction:
-                self.forward(action.identifier, text: action.isTextInput ? text ?? "" : nil)
+                self.forward(action.identifier, text: forwardedText)
                 self.dismiss(reason: "response")
             }
         }
+        if let asyncHandler {
+            Task { @MainActor in complete(await asyncHandler.didReceive(response)) }
+        } else if let handler {
+            handler.didReceive(response) { option in complete(option) }
+        }
     }
 
-    private func forward(_ identifier: String, text: String?) {
+    private func forward(_ identifier: String, text: String?, url: String? = nil) {
         var fields: [(String, JSONScalar)] = [("action", .string(identifier))]
         if let text { fields.append(("text", .string(text))) }
+        if let url { fields.append(("url", .string(url))) }
         log.record("forwarded", fields)
+        runAppCommand(action: identifier, text: text, url: url)
+    }
+
+    // MARK: The app's command for forwarded actions
+
+    /// Runs the app file's `forwardedActions.command` with the response in its environment:
+    /// `NOTIPLAY_ACTION`, `NOTIPLAY_TEXT` (text-input actions), `NOTIPLAY_URL` (`open(_:)`),
+    /// `NOTIPLAY_NOTIFICATION`, `NOTIPLAY_CATEGORY`, `NOTIPLAY_THREAD`, and `NOTIPLAY_RESPONSE`,
+    /// all of it as one JSON object with the notification's `userInfo`.
+    private func runAppCommand(action: String, text: String?, url: String?) {
+        guard let command = app.forwardedActions.command, let notification else { return }
+        let content = notification.request.content
+        var environment = [
+            "NOTIPLAY_ACTION": action,
+            "NOTIPLAY_NOTIFICATION": notification.request.identifier,
+            "NOTIPLAY_CATEGORY": content.categoryIdentifier,
+            "NOTIPLAY_THREAD": content.threadIdentifier,
+        ]
+        var response: [(String, JSONValue)] = [
+            ("action", .string(action)), ("notification", .string(notification.request.identifier)),
+            ("category", .string(content.categoryIdentifier)), ("thread", .string(content.threadIdentifier)),
+        ]
+        if let text {
+            environment["NOTIPLAY_TEXT"] = text
+            response.append(("text", .string(text)))
+        }
+        if let url {
+            environment["NOTIPLAY_URL"] = url
+            response.append(("url", .string(url)))
+        }
+        response.append(("userInfo", .object(content.userInfo)))
+        environment["NOTIPLAY_RESPONSE"] = JSONValue.object(JSONObject(response)).jsonText
+        // An environment string ends at its first NUL; payload text may hold one.
+        environment = environment.mapValues { $0.replacingNUL() }
+
+        let child: ChildProcess
+        do {
+            child = try ChildProcess.start(command, environment: environment)
+        } catch {
+            log.record("error", [("message", .string("the app's command for forwarded actions: \(error.reason)"))])
+            return
+        }
+        let limit = configuration.commandTimeLimit
+        let program = command[0]
+        let log = self.log
+        commands.append(
+            Task { @MainActor in
+                let watchdog = Task {
+                    try? await Task.sleep(for: limit)
+                    if !Task.isCancelled { child.kill(SIGKILL) }
+                }
+                let termination = await child.wait()
+                watchdog.cancel()
+                if termination.succeeded {
+                    log.record("command", [("action", .string(action)), ("status", .integer(0))])
+                } else {
+                    let why = termination == .signalled(SIGKILL) ? "was stopped after \(limit)" : "ended with \(termination)"
+                    log.record("error", [("message", .string("the app's command \(program) for \"\(action)\" \(why)"))])
+                }
+            })
     }
 
     func performDefaultAction(from source: String) {
@@ -332,7 +410,7 @@ public final class PresentationSession {
 
     func openURL(_ url: URL) {
         guard !isDismissed else { return }
-        log.record("forwarded", [("action", .string("openURL")), ("url", .string(url.absoluteString))])
+        forward("openURL", text: nil, url: url.absoluteString)
     }
 
     func replaceActions(_ newActions: [UNNotificationAction]) {
@@ -406,9 +484,15 @@ public final class PresentationSession {
         if case .position = event.kind { onChange?() }
     }
 
-    /// Waits until every media command given so far reached the engine.
+    /// Waits until every media command given so far reached the engine, and every app command
+    /// started for a forwarded action ended (each is stopped after ``Configuration/commandTimeLimit``).
     public func settle() async {
         await currentPlayer?.settle()
+        while !commands.isEmpty {
+            let running = commands
+            commands = []
+            for command in running { await command.value }
+        }
     }
 
     /// Whether a response is waiting for its completion handler.
@@ -424,5 +508,13 @@ private final class CompletionGate {
         if claimed { return false }
         claimed = true
         return true
+    }
+}
+
+extension String {
+    /// The string with each NUL, which would end a C string early, replaced by U+FFFD.
+    func replacingNUL() -> String {
+        guard utf8.contains(0) else { return self }
+        return String(unicodeScalars.map { $0 == "\0" ? "\u{FFFD}" : Character($0) })
     }
 }
