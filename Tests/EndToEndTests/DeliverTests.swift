@@ -48,6 +48,26 @@ struct DeliverTests {
         #expect(!lines.contains { $0["state"] as? String == "ended" })
     }
 
+    @Test("A forwarded action runs the app file's command (relative to the app file) with the response in its environment; stdout stays JSON lines")
+    func forwardedCommand() throws {
+        let scratch = try E2E.scratch()
+        defer { E2E.remove(scratch) }
+        let script = scratch.appendingPathComponent("on-action.sh")
+        try "#!/bin/sh\necho \"noise on stdout\"\nprintf '%s|%s' \"$NOTIPLAY_ACTION\" \"$NOTIPLAY_CATEGORY\" > \"$(dirname \"$0\")/seen.txt\"\n"
+            .write(to: script, atomically: true, encoding: .utf8)
+        chmod(script.path, 0o755)
+        let app = scratch.appendingPathComponent("app.json")
+        try #"{"name": "Jingles", "categories": [{"identifier": "reminder", "actions": [{"identifier": "open", "title": "Open"}]}], "forwardedActions": {"command": ["./on-action.sh"]}}"#
+            .write(to: app, atomically: true, encoding: .utf8)
+        let result = try notiplay(
+            "deliver", E2E.media("nagme.apns"), "--app", app.path, "--headless", "--keys", "1", "--events", "jsonl", "--audio", "null")
+        #expect(result.status == 0, "\(result)")
+        let lines = try events(result)
+        #expect(lines.compactMap { $0["event"] as? String }.suffix(3) == ["forwarded", "dismissed", "command"], "\(result)")
+        #expect(try String(contentsOf: scratch.appendingPathComponent("seen.txt"), encoding: .utf8) == "open|reminder")
+        #expect(result.stderrText.contains("noise on stdout"))
+    }
+
     @Test("Bad input before anything is presented", arguments: [
         (["deliver", "/no/such.apns", "--headless"], 66, "/no/such.apns: no such file"),
         (["deliver", "MEDIA/nagme.apns", "--headless", "--keys", "space jump"], 64, "unknown key 'jump'"),
