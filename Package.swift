@@ -4,6 +4,7 @@ import PackageDescription
 // Layers (dependencies point down only):
 //   NotiplayCore      model values, validation, errors          (no libmpv, no terminal)
 //   NotiplayPlayback  the libmpv engine behind `PlaybackEngine`  (the only importer of CMPV)
+//   NotiplayTerminal  cells, widths, grids, the frame renderer, the terminal guard, key input
 //   Notiplay          the extension API and runtime: what an extension author imports
 //   NotiplayCommandLine  the whole command line as a library (its own small parser: see
 //                        CommandLineParser.swift), so an author's package gets it from one call
@@ -15,6 +16,7 @@ let package = Package(
         .executable(name: "notiplay", targets: ["notiplay"]),
         .library(name: "NotiplayCore", targets: ["NotiplayCore"]),
         .library(name: "NotiplayPlayback", targets: ["NotiplayPlayback"]),
+        .library(name: "NotiplayTerminal", targets: ["NotiplayTerminal"]),
         .library(name: "Notiplay", targets: ["Notiplay"]),
         .library(name: "NotiplayCommandLine", targets: ["NotiplayCommandLine"]),
     ],
@@ -39,9 +41,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .target(name: "NotiplayTerminal", dependencies: ["NotiplayCore"]),
         .target(
             name: "Notiplay",
-            dependencies: ["NotiplayCore", "NotiplayPlayback"]
+            dependencies: ["NotiplayCore", "NotiplayPlayback", "NotiplayTerminal"]
         ),
         .target(
             name: "NotiplayCommandLine",
@@ -60,6 +63,7 @@ let package = Package(
         ),
         .target(name: "NotiplayTestSupport", path: "Tests/Support"),
         .testTarget(name: "NotiplayCoreTests", dependencies: ["NotiplayCore"]),
+        .testTarget(name: "NotiplayTerminalTests", dependencies: ["NotiplayTerminal", "NotiplayCore"]),
         .testTarget(
             name: "NotiplayPlaybackTests",
             dependencies: ["NotiplayPlayback", "NotiplayCore", "NotiplayTestSupport"]

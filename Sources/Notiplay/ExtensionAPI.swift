@@ -1,4 +1,5 @@
 @_exported import NotiplayCore
+@_exported import NotiplayTerminal
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -62,28 +63,6 @@ public struct Size: Sendable, Hashable {
 
     /// No size.
     public static let zero = Size(width: 0, height: 0)
-}
-
-/// A terminal colour: one of the 16 named colours, a 256-colour palette entry, or true colour.
-public enum TerminalColor: Sendable, Hashable {
-    /// The terminal's own foreground colour.
-    case standard
-    /// One of the 16 ANSI colours (0–7 normal, 8–15 bright).
-    case ansi(UInt8)
-    /// An entry of the 256-colour palette.
-    case palette(UInt8)
-    /// A 24-bit colour.
-    case rgb(UInt8, UInt8, UInt8)
-
-    public static let red = TerminalColor.ansi(1)
-    public static let green = TerminalColor.ansi(2)
-    public static let yellow = TerminalColor.ansi(3)
-    public static let blue = TerminalColor.ansi(4)
-    public static let magenta = TerminalColor.ansi(5)
-    public static let cyan = TerminalColor.ansi(6)
-    public static let white = TerminalColor.ansi(7)
-    /// The media button's tint when the extension gives none.
-    public static let systemTint = TerminalColor.ansi(12)
 }
 
 /// A notification content extension: a view controller that draws a notification's card for the
