@@ -63,7 +63,7 @@ let package = Package(
         ),
         .target(name: "NotiplayTestSupport", path: "Tests/Support"),
         .testTarget(name: "NotiplayCoreTests", dependencies: ["NotiplayCore"]),
-        .testTarget(name: "NotiplayTerminalTests", dependencies: ["NotiplayTerminal", "NotiplayCore"]),
+        .testTarget(name: "NotiplayTerminalTests", dependencies: ["NotiplayTerminal", "NotiplayCore"], exclude: ["Snapshots"]),
         .testTarget(
             name: "NotiplayPlaybackTests",
             dependencies: ["NotiplayPlayback", "NotiplayCore", "NotiplayTestSupport"]
