@@ -22,6 +22,7 @@ public final class DefaultContentExtension: TerminalViewController, UNNotificati
             let player = MediaPlayer(file: file)
             player.onStart = { [weak self] in self?.extensionContext?.mediaPlayingStarted() }
             player.onPause = { [weak self] in self?.extensionContext?.mediaPlayingPaused() }
+            player.onPosition = { [weak self] _ in self?.redraw() }
             player.onFinish = { [weak self] in
                 self?.extensionContext?.mediaPlayingPaused()
                 self?.redraw()
@@ -45,7 +46,12 @@ public final class DefaultContentExtension: TerminalViewController, UNNotificati
             view.lines = []
             return
         }
-        view.lines = ["   \(attachmentName)  \(Self.clock(player.position)) / \(player.duration.map(Self.clock) ?? "–:––")"]
+        let time = "\(Self.clock(player.position)) / \(player.duration.map(Self.clock) ?? "–:––")"
+        let progress = player.duration.map { $0 > 0 ? player.position / $0 : 0 } ?? 0
+        view.elements = [
+            Label("   " + attachmentName),
+            ProgressBar(value: progress, style: CellStyle(foreground: .systemTint), label: time),
+        ]
     }
 
     /// `m:ss` for a number of seconds.

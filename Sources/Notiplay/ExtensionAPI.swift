@@ -117,17 +117,40 @@ open class TerminalViewController {
     public required init() {}
 }
 
-/// The content of an extension's view: lines of text for now (the view toolkit builds on it).
+/// The content of an extension's view: elements of the view toolkit, top to bottom.
+///
+/// ```swift
+/// view.elements = [
+///     Label("Reminder: ", style: .bold) + Label(notification.request.content.body),
+///     ProgressBar(value: 0.4, label: "0:01 / 0:03"),
+/// ]
+/// view.setText("plain text\non two lines")   // or lines of plain text
+/// ```
+///
+/// Text is cleaned of control characters and escape sequences when it is drawn.
 @MainActor
 public final class TerminalView {
-    /// The lines shown, top to bottom; cleaned of control characters before they are drawn.
-    public var lines: [String] = [] {
+    /// What the view shows, top to bottom.
+    public var elements: [any ViewElement] = [] {
         didSet { onChange?() }
+    }
+
+    /// The view as lines of plain text: setting it shows each line as a ``Label``; reading it
+    /// gives the text of the labels and paragraphs shown.
+    public var lines: [String] {
+        get {
+            elements.map { element in
+                if let label = element as? Label { return label.spans.map(\.text).joined() }
+                if let paragraph = element as? Paragraph { return paragraph.text }
+                return ""
+            }
+        }
+        set { elements = newValue.map { Label($0) } }
     }
 
     var onChange: (@MainActor () -> Void)?
 
-    /// Replaces the lines with `text`, split at newlines.
+    /// Replaces the view's content with `text`, one ``Label`` per line.
     public func setText(_ text: String) {
         lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     }

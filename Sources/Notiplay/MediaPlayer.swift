@@ -26,6 +26,8 @@ public final class MediaPlayer {
     public var onPause: (@MainActor () -> Void)?
     /// Called when the audio played to its end.
     public var onFinish: (@MainActor () -> Void)?
+    /// Called as the position moves while playing (about ten times a second).
+    public var onPosition: (@MainActor (Double) -> Void)?
     /// Called with a message when the file cannot be played.
     public var onError: (@MainActor (String) -> Void)?
 
@@ -104,7 +106,9 @@ public final class MediaPlayer {
         switch kind {
         case .loaded(let d): duration = d ?? duration
         case .duration(let d): duration = d
-        case .position(let p): position = p
+        case .position(let p):
+            position = p
+            onPosition?(p)
         case .started(let p):
             position = p
             isPlaying = true

@@ -1,0 +1,54 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+extension PresentationSession {
+    /// What the card shows now, for ``CardLayout``.
+    ///
+    /// - Parameters:
+    ///   - now: The time the age is measured to.
+    ///   - prompt: A text-input prompt being typed, shown under the actions.
+    ///   - status: A notice shown dim at the bottom.
+    public func card(now: Date = .now, prompt: String? = nil, status: String? = nil) -> CardModel {
+        guard let notification, let controller else { return CardModel(header: app.name) }
+        let content = notification.request.content
+        var header = app.name
+        if manifest?.overridesDefaultTitle == true, let title = controller.title, !title.isEmpty { header = title }
+        var card = CardModel(header: header, age: Self.age(from: notification.date, to: now))
+        card.view = controller.view.elements
+        card.preferredRows = max(0, controller.preferredContentSize.height)
+        card.contentSizeRatio = manifest?.initialContentSizeRatio
+        if manifest?.defaultContentHidden != true {
+            card.defaultContent = (content.title, content.subtitle, content.body)
+        }
+        card.actions = actions.map {
+            CardModel.Action(title: $0.title, destructive: $0.options.contains(.destructive), textInput: $0.isTextInput)
+        }
+        switch buttonState {
+        case .none: card.button = nil
+        case .play: card.button = buttonType == .overlay ? .overlayPlay : .play
+        case .pause: card.button = .pause
+        case .hidden: card.button = .overlayHidden
+        }
+        if let media = controller as? any UNNotificationContentExtensionMediaControl {
+            card.buttonFrame = media.mediaPlayPauseButtonFrame
+            card.buttonTint = media.mediaPlayPauseButtonTintColor
+        }
+        card.prompt = prompt
+        card.status = status
+        return card
+    }
+
+    /// "now", "5m", "2h", "3d".
+    static func age(from date: Date, to now: Date) -> String {
+        let seconds = Int(now.timeIntervalSince(date))
+        switch seconds {
+        case ..<60: return "now"
+        case ..<3_600: return "\(seconds / 60)m"
+        case ..<86_400: return "\(seconds / 3_600)h"
+        default: return "\(seconds / 86_400)d"
+        }
+    }
+}
