@@ -14,7 +14,8 @@ struct FrameWriter {
     var cursorRow = -1
     var cursorColumn = -1
 
-    /// The longest unchanged gap worth rewriting: no move costs more bytes than this.
+    /// The longest unchanged gap worth pricing: a move takes at most 10 bytes on a screen under
+    /// 1,000 rows and columns, and each rewritten cell at least one.
     static let longestGap = 12
 
     init(grid: Grid, mode: ColorMode, unicode: Bool) {
