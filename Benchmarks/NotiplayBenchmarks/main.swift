@@ -1,8 +1,9 @@
 // Engine benchmarks: numbers, not pass/fail tests. Run with
-//   swift run -c release NotiplayBenchmarks [--files N]
+//   swift run -c release NotiplayBenchmarks [--files N] [--payload-only | --render-only]
 // Reports: 100 files played back to back by one engine (untimed null output),
-// load-to-started latency on a warm engine (real-time null output), and JSON parsing of a
-// 4 KB APNs payload (parse alone, and the whole decode).
+// load-to-started latency on a warm engine (real-time null output), JSON parsing of a
+// 4 KB APNs payload (parse alone, and the whole decode), and the frame renderer (render+diff of
+// a 60×10 card after a one-cell change and a position update, bytes written; RenderBenchmark.swift).
 import Notiplay
 import NotiplayCore
 import NotiplayPlayback
@@ -28,6 +29,12 @@ func ms(_ d: Duration) -> Double {
 func format(_ v: Double) -> String {
     let r = (v * 10).rounded() / 10
     return String(r)
+}
+
+// The renderer alone needs neither libmpv nor the sample media.
+if arguments.contains("--render-only") {
+    for line in renderBenchmark() { print(line) }
+    exit(0)
 }
 
 let file = try AudioFileValidator().validate("\(media)/tone-1s.wav")
@@ -130,6 +137,11 @@ if !payloadOnly {
     print("runtime: key → buttonState median \(format(median(button) * 1000)) µs (max \(format((button.max() ?? 0) * 1000)) µs); "
         + "key → playback started median \(format(median(restart))) ms (max \(format(restart.max() ?? 0)) ms) "
         + "[budgets 1 ms median, 30 ms]")
+}
+
+// 5. The frame renderer.
+if !payloadOnly {
+    for line in renderBenchmark() { print(line) }
 }
 
 @MainActor

@@ -44,6 +44,7 @@ public struct Grid: Sendable, Hashable {
                 continue
             }
             if w == 2 && x + 1 >= end {
+                clearWide(row: row, column: x)
                 self[row, x] = Cell(" ", style: style)
                 x += 1
                 break
@@ -61,8 +62,11 @@ public struct Grid: Sendable, Hashable {
 
     /// Fills `rect` (clipped) with `cell`.
     public mutating func fill(row: Int, column: Int, width w: Int, height h: Int, with cell: Cell = .blank) {
-        for y in max(0, row)..<min(height, row + h) {
-            for x in max(0, column)..<min(width, column + w) {
+        let (top, bottom) = (max(0, row), min(height, row + h))
+        let (left, right) = (max(0, column), min(width, column + w))
+        guard top < bottom, left < right else { return }
+        for y in top..<bottom {
+            for x in left..<right {
                 clearWide(row: y, column: x)
                 self[y, x] = cell
             }
@@ -76,6 +80,7 @@ public struct Grid: Sendable, Hashable {
                 let cell = other[y, x]
                 if cell.isContinuation && column + x == max(0, column) && x > 0 {
                     // The left half was clipped away.
+                    clearWide(row: row + y, column: column + x)
                     self[row + y, column + x] = Cell(" ", style: cell.style)
                     continue
                 }

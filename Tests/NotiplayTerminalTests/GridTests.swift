@@ -24,6 +24,31 @@ struct GridTests {
         #expect(grid.lines == ["zz  x"])
     }
 
+    @Test("clipping never leaves half a wide character, nor traps on a rectangle outside the grid")
+    func clippingKeepsWideCharactersWhole() {
+        var grid = Grid(width: 3, height: 1)
+        grid.put("a日", row: 0, column: 0)
+        grid.put("本", row: 0, column: 2)  // does not fit; lands on 日's right half
+        #expect(grid.lines == ["a  "])
+        #expect(grid[0, 1].character == " " && grid[0, 2].character == " ")
+
+        var target = Grid(width: 4, height: 1)
+        target.put("日x", row: 0, column: 0)
+        var other = Grid(width: 2, height: 1)
+        other.put("本", row: 0, column: 0)
+        target.draw(other, row: 0, column: -1)  // only 本's right half is inside, over 日's left half
+        #expect(target.lines == ["  x "])
+        #expect(!target[0, 1].isContinuation)
+
+        var small = Grid(width: 5, height: 2)
+        small.put("hello", row: 0, column: 0)
+        small.fill(row: 0, column: -5, width: 2, height: 1)
+        small.fill(row: 0, column: 10, width: 2, height: 1)
+        small.fill(row: -3, column: 0, width: 2, height: 1)
+        small.fill(row: 5, column: 0, width: 2, height: 1)
+        #expect(small.lines == ["hello", "     "])
+    }
+
     @Test("wrap by columns; long words broken; paragraphs; the cut marked with an ellipsis")
     func wrap() {
         #expect(TextLayout.wrap("the quick brown fox jumps", width: 10) == ["the quick", "brown fox", "jumps"])
