@@ -11,7 +11,8 @@
 /// component (`NotificationViewController`) when exactly one registered type of that kind has
 /// that name.
 ///
-/// Built in: ``DefaultContentExtension`` (the default card), under its `typeName`.
+/// Built in: ``DefaultContentExtension`` (the default card) and ``MediaAttachmentService`` (fetches
+/// the media a payload's `media-url` names), each under its `typeName`.
 public struct ExtensionTypes: Sendable {
     /// Makes a new instance of a content extension.
     public typealias Factory = @MainActor @Sendable () -> any UNNotificationContentExtension & TerminalViewController
@@ -21,9 +22,10 @@ public struct ExtensionTypes: Sendable {
     private var factories: [String: Factory] = [:]
     private var serviceFactories: [String: ServiceFactory] = [:]
 
-    /// The built-in types only (the default card).
+    /// The built-in types only: ``DefaultContentExtension`` and ``MediaAttachmentService``.
     public init() {
         register(DefaultContentExtension.self, as: DefaultContentExtension.typeName)
+        registerService(MediaAttachmentService.self, as: MediaAttachmentService.typeName)
     }
 
     /// Registers the content extension `type` under `name` (the manifest's principal class, or
@@ -33,7 +35,8 @@ public struct ExtensionTypes: Sendable {
     }
 
     /// Registers the service extension `type` under `name` (the manifest's principal class, or
-    /// its bundle's name).
+    /// its bundle's name). Registering under ``MediaAttachmentService/typeName`` replaces the
+    /// built-in media fetcher.
     public mutating func registerService<T: UNNotificationServiceExtension>(_ type: T.Type, as name: String) {
         serviceFactories[name] = { T() }
     }

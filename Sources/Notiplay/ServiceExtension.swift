@@ -45,6 +45,9 @@ open class UNNotificationServiceExtension {
     /// An extension is made by the runtime, with no arguments.
     public required init() {}
 
+    /// Writes an `error` event to the running stage's log (set by ``ServiceExtensionStage``; for
+    /// the built-in extensions).
+    var reportError: (@MainActor (String) -> Void)?
 
     /// Called once with the notification's request. Call `contentHandler` once — now or later —
     /// with the content to show.

@@ -8,8 +8,9 @@
 /// try session.present(UNNotification(request: request, date: .now))
 /// ```
 ///
-/// Which extension runs: the app's service extension (``ExtensionRegistry/serviceExtension``), if
-/// it has one.
+/// Which extension runs: the app's service extension (``ExtensionRegistry/serviceExtension``);
+/// when the app has none, ``MediaAttachmentService`` if the payload carries `media-url`;
+/// otherwise none.
 ///
 /// The rules:
 /// - It runs only when the payload had `mutable-content: 1` and the content has alert text;
@@ -26,8 +27,8 @@
 ///   is called; content handed over within ``Configuration/expiryGrace`` after that is used,
 ///   otherwise the original content is presented with an `error` event.
 ///
-/// Events: one `service` event when the stage is over, with `extension` (the bundle name),
-/// `identifier`, `outcome` — `modified`, `unchanged`, `ignored`,
+/// Events: one `service` event when the stage is over, with `extension` (the bundle name, or
+/// `MediaAttachmentService`), `identifier`, `outcome` — `modified`, `unchanged`, `ignored`,
 /// `expired`, or `skipped` (the app has a service extension but the payload is not eligible;
 /// `reason` says why) — `attachments` (how many the presented content has) and, when the time
 /// limit was reached, `timeWillExpire: true`. Problems are `error` events (`message`). Nothing is
@@ -43,15 +44,25 @@ public enum ServiceExtensionStage {
         public var expiryGrace: Duration
         /// The limits attachments added by the extension are validated with.
         public var attachmentLimits: AttachmentLimits
+        /// Where ``MediaAttachmentService`` writes fetched media; `nil` means
+        /// ``MediaFetcher/defaultCacheDirectory()``.
+        public var cacheDirectory: String?
+        /// The payload file's folder: a `media-url` without a scheme is a path relative to it.
+        /// `nil` refuses such references.
+        public var payloadDirectory: String?
 
-        /// A configuration; the defaults are 30 s, a 1 s grace and iOS's attachment limits.
+        /// A configuration; the defaults are 30 s, a 1 s grace, iOS's attachment limits and the
+        /// default media cache.
         public init(
             timeLimit: Duration = .seconds(30), expiryGrace: Duration = .seconds(1),
-            attachmentLimits: AttachmentLimits = .default
+            attachmentLimits: AttachmentLimits = .default, cacheDirectory: String? = nil,
+            payloadDirectory: String? = nil
         ) {
             self.timeLimit = timeLimit
             self.expiryGrace = expiryGrace
             self.attachmentLimits = attachmentLimits
+            self.cacheDirectory = cacheDirectory
+            self.payloadDirectory = payloadDirectory
         }
     }
 
@@ -65,7 +76,7 @@ public enum ServiceExtensionStage {
     ///   - registry: The app's extensions; its ``ExtensionRegistry/serviceExtension`` runs.
     ///   - types: The Swift types implementing the extensions.
     ///   - log: Where `service` and `error` events go.
-    ///   - configuration: Time limits and attachment limits.
+    ///   - configuration: Time limits, attachment limits and the media cache.
     public static func run(
         request: UNNotificationRequest, payloadIsMutable: Bool, registry: ExtensionRegistry, types: ExtensionTypes,
         log: EventLog, configuration: Configuration = Configuration()
@@ -73,17 +84,25 @@ public enum ServiceExtensionStage {
         let original = request.content
         let manifest = registry.serviceExtension
         let eligible = payloadIsMutable && original.hasAlertText
-        guard let manifest else { return request }
-        let name = manifest.bundleName
-        let typeName = manifest.typeName
-        guard eligible else {
-            let reason = payloadIsMutable ? "the notification has no alert text" : "the payload has no mutable-content: 1"
-            log.record(
-                "service",
-                [
-                    ("extension", .string(name)), ("identifier", .string(request.identifier)),
-                    ("outcome", .string("skipped")), ("reason", .string(reason)),
-                ])
+        let name: String
+        let typeName: String
+        if let manifest {
+            name = manifest.bundleName
+            typeName = manifest.typeName
+            guard eligible else {
+                let reason = payloadIsMutable ? "the notification has no alert text" : "the payload has no mutable-content: 1"
+                log.record(
+                    "service",
+                    [
+                        ("extension", .string(name)), ("identifier", .string(request.identifier)),
+                        ("outcome", .string("skipped")), ("reason", .string(reason)),
+                    ])
+                return request
+            }
+        } else if eligible, original.userInfo[MediaAttachmentService.payloadKey] != nil {
+            name = MediaAttachmentService.typeName
+            typeName = MediaAttachmentService.typeName
+        } else {
             return request
         }
         guard let factory = types.serviceFactory(for: typeName) else {
@@ -93,6 +112,13 @@ public enum ServiceExtensionStage {
             return request
         }
         let instance = factory()
+        instance.reportError = { [weak log] message in log?.record("error", [("message", .string(message))]) }
+        if let media = instance as? MediaAttachmentService {
+            media.fetcher = MediaFetcher(
+                cacheDirectory: configuration.cacheDirectory, limits: configuration.attachmentLimits,
+                baseDirectory: configuration.payloadDirectory)
+            media.fetchTimeLimit = configuration.timeLimit + configuration.expiryGrace
+        }
         let call = ServiceCall(name: name, log: log)
         instance.didReceive(request) { content in call.handle(content) }
         var expired = false

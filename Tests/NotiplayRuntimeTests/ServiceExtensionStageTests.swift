@@ -278,7 +278,7 @@ struct ServiceExtensionStageTests {
         #expect(same == silent)
         #expect(service(log2)?.string("reason")?.contains("alert text") == true)
 
-        // No service extension: nothing runs, nothing is logged.
+        // No service extension and no media-url: nothing runs, nothing is logged.
         let log3 = EventLog()
         let untouched = await ServiceExtensionStage.run(
             request: request(), payloadIsMutable: true, registry: .empty, types: types, log: log3, configuration: Self.fast)
@@ -352,6 +352,7 @@ struct ServiceExtensionStageTests {
         } throws: { error in
             "\(error)".contains("registered as a service extension, not a content extension")
         }
+        #expect(types.serviceNames.contains(MediaAttachmentService.typeName))
         #expect(types.names.contains(DefaultContentExtension.typeName))
     }
 }
