@@ -246,6 +246,7 @@ public struct MediaFetcher: Sendable {
         ]
         switch await ChildProcess.run(curl, arguments, stderrPath: errors) {
         case .failure(let failure):
+            if Task.isCancelled { throw Self.stopped(url) }
             throw NotiplayError(.unavailable, file: url, "curl could not be started: \(failure.message)")
         case .success(let termination):
             if Task.isCancelled { throw Self.stopped(url) }
