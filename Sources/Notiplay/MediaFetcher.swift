@@ -244,7 +244,7 @@ public struct MediaFetcher: Sendable {
             "--output", destination,
             "--", url,
         ]
-        switch await ChildProcess.run(curl, arguments, stderrPath: errors) {
+        switch await ChildProcess.run(curl, arguments, stderr: .file(errors)) {
         case .failure(let failure):
             if Task.isCancelled { throw Self.stopped(url) }
             throw NotiplayError(.unavailable, file: url, "curl could not be started: \(failure.message)")
