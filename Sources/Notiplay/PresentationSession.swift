@@ -1,9 +1,5 @@
 import NotiplayPlayback
 
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#endif
-
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -371,32 +367,30 @@ public final class PresentationSession {
         }
         response.append(("userInfo", .object(content.userInfo)))
         environment["NOTIPLAY_RESPONSE"] = JSONValue.object(JSONObject(response)).jsonText
-        // An environment string ends at its first NUL; payload text may hold one.
-        environment = environment.mapValues { $0.replacingNUL() }
 
-        let child: ChildProcess
-        do {
-            child = try ChildProcess.start(command, environment: environment)
-        } catch {
-            log.record("error", [("message", .string("the app's command for forwarded actions: \(error.reason)"))])
-            return
-        }
         let limit = configuration.commandTimeLimit
         let program = command[0]
+        let arguments = Array(command.dropFirst())
+        let output = ChildProcess.Output.descriptor(Diagnostics.shared.fileDescriptor)
         let log = self.log
         commands.append(
             Task { @MainActor in
+                let run = Task { await ChildProcess.run(program, arguments, environment: environment, stdout: output, stderr: output) }
                 let watchdog = Task {
                     try? await Task.sleep(for: limit)
-                    if !Task.isCancelled { child.kill(SIGKILL) }
+                    if !Task.isCancelled { run.cancel() }
                 }
-                let termination = await child.wait()
+                let result = await run.value
+                let stopped = watchdog.isCancelled == false && run.isCancelled
                 watchdog.cancel()
-                if termination.succeeded {
+                switch result {
+                case .success(let termination) where termination.succeeded:
                     log.record("command", [("action", .string(action)), ("status", .integer(0))])
-                } else {
-                    let why = termination == .signalled(SIGKILL) ? "was stopped after \(limit)" : "ended with \(termination)"
+                case .success(let termination):
+                    let why = stopped ? "was stopped after \(limit)" : "ended with \(termination)"
                     log.record("error", [("message", .string("the app's command \(program) for \"\(action)\" \(why)"))])
+                case .failure(let failure):
+                    log.record("error", [("message", .string("the app's command for forwarded actions: cannot run \(program): \(failure.message)"))])
                 }
             })
     }
@@ -508,13 +502,5 @@ private final class CompletionGate {
         if claimed { return false }
         claimed = true
         return true
-    }
-}
-
-extension String {
-    /// The string with each NUL, which would end a C string early, replaced by U+FFFD.
-    func replacingNUL() -> String {
-        guard utf8.contains(0) else { return self }
-        return String(unicodeScalars.map { $0 == "\0" ? "\u{FFFD}" : Character($0) })
     }
 }

@@ -30,6 +30,7 @@ enum DeliverCommand {
             OptionSpec(name: "untimed", value: nil, help: "Render audio faster than real time."),
             OptionSpec(name: "no-payload-limit", value: nil, help: "Accept payloads above APNs' 4096 bytes."),
             OptionSpec(name: "response-timeout", value: "SECONDS", help: "Time an extension has to answer an action (default 10)."),
+            OptionSpec(name: "service-timeout", value: "SECONDS", help: "Time a service extension has to change the content (default 30)."),
         ],
         run: { try await run($0) }
     )
@@ -49,12 +50,9 @@ enum DeliverCommand {
         }
         let keys = try HeadlessKey.parse(arguments.value("keys") ?? "")
         var configuration = PresentationSession.Configuration()
-        if let text = arguments.value("response-timeout") {
-            guard let seconds = Double(text), seconds > 0, seconds <= 3_600 else {
-                throw NotiplayError(.usage, "--response-timeout must be a number of seconds, not '\(TerminalText.clean(text))'")
-            }
-            configuration.responseTimeLimit = .milliseconds(Int(seconds * 1000))
-        }
+        if let limit = try seconds(arguments, "response-timeout") { configuration.responseTimeLimit = limit }
+        var service = ServiceExtensionStage.Configuration()
+        if let limit = try seconds(arguments, "service-timeout") { service.timeLimit = limit }
         let audio = try arguments.value("audio").map(AudioOutputArgument.init) ?? .auto
 
         // Everything is read and checked before anything is presented.
@@ -85,20 +83,35 @@ enum DeliverCommand {
 
         let request = UNNotificationRequest(
             identifier: Path.stem(path), content: UNNotificationContent(content), trigger: UNPushNotificationTrigger())
+        service.payloadDirectory = Path.directory(of: path)
         let status = await present(
-            UNNotification(request: request, date: .now), app: app, registry: registry, engine: engine,
+            request, mutable: payload.mutableContent, service: service, app: app, registry: registry, engine: engine,
             configuration: configuration, keys: keys, jsonl: jsonl)
         await engine.shutdown()
         if status != 0 { throw CommandExit(status: status) }
     }
 
+    /// `--NAME SECONDS` as a duration, if given.
+    static func seconds(_ arguments: ParsedArguments, _ name: String) throws(NotiplayError) -> Duration? {
+        guard let text = arguments.value(name) else { return nil }
+        guard let seconds = Double(text), seconds > 0, seconds <= 3_600 else {
+            throw NotiplayError(.usage, "--\(name) must be a number of seconds, not '\(TerminalText.clean(text))'")
+        }
+        return .milliseconds(Int(seconds * 1000))
+    }
+
+    /// Runs the service extension stage (when the payload asks for it), then presents.
     @MainActor
     static func present(
-        _ notification: UNNotification, app: AppDefinition, registry: ExtensionRegistry, engine: MPVEngine,
+        _ request: UNNotificationRequest, mutable: Bool, service: ServiceExtensionStage.Configuration,
+        app: AppDefinition, registry: ExtensionRegistry, engine: MPVEngine,
         configuration: PresentationSession.Configuration, keys: [HeadlessKey], jsonl: Bool
     ) async -> Int32 {
         let log = EventLog()
         log.observe { line in writeAll(1, (jsonl ? line.json : readable(line)) + "\n") }
+        let request = await ServiceExtensionStage.run(
+            request: request, payloadIsMutable: mutable, registry: registry, types: types, log: log, configuration: service)
+        let notification = UNNotification(request: request, date: .now)
         let session = PresentationSession(
             app: app, registry: registry, types: types, engine: engine, log: log, configuration: configuration)
         defer { session.close() }
@@ -211,6 +224,12 @@ enum HeadlessKey: Equatable {
 }
 
 extension Path {
+    /// The folder holding `path` (`.` for a bare name).
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
     /// The file's name without folder and extension.
     static func stem(_ path: String) -> String {
         let name = path.split(separator: "/").last.map(String.init) ?? path

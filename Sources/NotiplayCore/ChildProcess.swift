@@ -1,17 +1,22 @@
 #if canImport(Glibc)
 @preconcurrency import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
+import Synchronization
 
-/// A program run by notiplay (an app's forwarded-action command, `curl` for a download): started
-/// with `posix_spawn`, never through a shell, its standard input `/dev/null`, its output where the
-/// caller says, and its exit awaited without blocking the caller's thread.
-public final class ChildProcess: Sendable {
-    /// How a program ended.
+/// A program run by notiplay (`curl` for a download, an app's forwarded-action command) as a
+/// child process with `posix_spawn` — never through a shell — whose end a task awaits without
+/// blocking the cooperative thread pool. Cancelling the awaiting task kills it. The child gets
+/// standard input from `/dev/null`, no other descriptor of ours, default signal handling, and
+/// its own process group (a Ctrl-C meant for notiplay's terminal stays notiplay's).
+public enum ChildProcess {
+    /// How a child ended.
     public enum Termination: Sendable, Equatable, CustomStringConvertible {
         /// It exited with this status.
         case exited(Int32)
         /// A signal ended it.
-        case signalled(Int32)
+        case signaled(Int32)
 
         /// Whether it exited with status 0.
         public var succeeded: Bool { self == .exited(0) }
@@ -19,135 +24,209 @@ public final class ChildProcess: Sendable {
         public var description: String {
             switch self {
             case .exited(let status): "exit status \(status)"
-            case .signalled(let signal): "signal \(signal)"
+            case .signaled(let signal): "signal \(signal)"
             }
         }
     }
 
-    /// The process id.
-    public let pid: pid_t
-
-    private init(pid: pid_t) {
-        self.pid = pid
+    /// Where a child's standard output or error goes.
+    public enum Output: Sendable {
+        /// `/dev/null`.
+        case discard
+        /// A file, created or truncated (mode 0600).
+        case file(String)
+        /// A descriptor of ours, such as ``Diagnostics``' one.
+        case descriptor(Int32)
     }
 
-    /// Starts `arguments[0]` (looked up on `PATH` when it has no `/`) with `arguments`, the
-    /// current environment plus `environment`, standard input from `/dev/null` and standard
-    /// output and error on `output` (default: notiplay's diagnostics descriptor, so a child never
-    /// writes into notiplay's event stream on stdout).
-    ///
-    /// - Throws: ``NotiplayError`` (missing input) when the program cannot be started.
-    public static func start(
-        _ arguments: [String], environment: [String: String] = [:], output: Int32? = nil
-    ) throws(NotiplayError) -> ChildProcess {
-        guard let program = arguments.first, !program.isEmpty else {
-            throw NotiplayError(.usage, "no program to run")
+    /// The first executable file named `name` in the folders of `searchPath` (colon-separated;
+    /// `nil` means `$PATH`), if any. Relative folders are skipped.
+    public static func find(_ name: String, searchPath: String? = nil) -> String? {
+        guard let path = searchPath ?? getenv("PATH").map({ String(cString: $0) }) else { return nil }
+        for folder in path.split(separator: ":", omittingEmptySubsequences: true) where folder.hasPrefix("/") {
+            let candidate = folder.hasSuffix("/") ? "\(folder)\(name)" : "\(folder)/\(name)"
+            var info = stat()
+            if stat(candidate, &info) == 0, info.st_mode & S_IFMT == S_IFREG, access(candidate, X_OK) == 0 {
+                return candidate
+            }
         }
-        let out = output ?? Diagnostics.shared.fileDescriptor
+        return nil
+    }
+
+    /// Runs `executable` (an absolute path, or a name looked up on `PATH`) with `arguments` (the
+    /// program name is added as `argv[0]`), our environment plus `environment`, and returns how it
+    /// ended. If the task is cancelled the child is killed (SIGKILL) and this returns once it is gone.
+    /// - Returns: How the child ended, or why it could not be started.
+    public static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String] = [:],
+        stdout: Output = .discard, stderr: Output = .discard
+    ) async -> Result<Termination, SpawnError> {
+        if Task.isCancelled { return .failure(SpawnError(message: "cancelled before it started")) }
+        let program: String
+        if executable.contains("/") {
+            program = executable
+        } else if let found = find(executable) {
+            program = found
+        } else {
+            return .failure(SpawnError(message: "\(executable) is not on PATH"))
+        }
+        var argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) }
+        argv.append(nil)
+        defer { for pointer in argv { free(pointer) } }
+        var envp: [UnsafeMutablePointer<CChar>?] = []
+        if !environment.isEmpty {
+            var index = 0
+            while let entry = environ[index] {
+                let text = String(cString: entry)
+                let name = text.split(separator: "=", maxSplits: 1).first.map(String.init) ?? text
+                if environment[name] == nil { envp.append(strdup(entry)) }
+                index += 1
+            }
+            // An environment string ends at its first NUL: text from a payload may hold one.
+            for (key, value) in environment { envp.append(strdup("\(key)=\(value.replacing("\0", with: "\u{FFFD}"))")) }
+        }
+        envp.append(nil)
+        defer { for pointer in envp { free(pointer) } }
+
+        #if canImport(Glibc)
         var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, out, 1)
-        posix_spawn_file_actions_adddup2(&actions, out, 2)
-
         var attributes = posix_spawnattr_t()
+        #else
+        var actions: posix_spawn_file_actions_t?
+        var attributes: posix_spawnattr_t?
+        #endif
+        posix_spawn_file_actions_init(&actions)
         posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // The child gets default signal handling and its own process group, so that killing it
-        // reaches what it starts and a Ctrl-C meant for notiplay's terminal is notiplay's to handle.
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signal in [SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGCHLD] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(
-            &attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
-
-        var merged: [String: String] = [:]
-        var index = 0
-        while let entry = environ[index] {
-            let text = String(cString: entry)
-            if let equals = text.firstIndex(of: "=") {
-                merged[String(text[..<equals])] = String(text[text.index(after: equals)...])
-            }
-            index += 1
+        defer {
+            posix_spawn_file_actions_destroy(&actions)
+            posix_spawnattr_destroy(&attributes)
         }
-        for (key, value) in environment { merged[key] = value }
-        let environmentStrings = merged.map { "\($0.key)=\($0.value)" }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        for (fd, output) in [(Int32(1), stdout), (Int32(2), stderr)] {
+            switch output {
+            case .discard: posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", O_WRONLY, 0)
+            case .file(let path): posix_spawn_file_actions_addopen(&actions, fd, path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            case .descriptor(let source): posix_spawn_file_actions_adddup2(&actions, source, fd)
+            }
+        }
+        #if os(Linux)
+        if let closeFrom = Self.addCloseFrom { _ = closeFrom(&actions, 3) }
+        #endif
+        // The child starts with no blocked signals and every signal at its default action (the
+        // parent may ignore SIGPIPE; curl should not inherit that).
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        var flags = Int32(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP)
+        #if canImport(Darwin)
+        flags |= Int32(POSIX_SPAWN_CLOEXEC_DEFAULT)
+        #endif
+        posix_spawnattr_setflags(&attributes, Int16(flags))
 
         var pid: pid_t = 0
-        let status = withCStrings(arguments) { argv in
-            withCStrings(environmentStrings) { envp in
-                program.contains("/")
-                    ? posix_spawn(&pid, program, &actions, &attributes, argv, envp)
-                    : posix_spawnp(&pid, program, &actions, &attributes, argv, envp)
-            }
+        let status = argv.withUnsafeBufferPointer { args in
+            envp.count > 1
+                ? envp.withUnsafeBufferPointer { env in posix_spawn(&pid, program, &actions, &attributes, args.baseAddress!, env.baseAddress!) }
+                : posix_spawn(&pid, program, &actions, &attributes, args.baseAddress!, environ)
         }
         guard status == 0 else {
-            let reason = String(cString: strerror(status))
-            throw NotiplayError(.missingInput, "cannot run \(TerminalText.clean(program)): \(reason)")
+            return .failure(SpawnError(message: String(cString: strerror(status))))
         }
-        return ChildProcess(pid: pid)
+        let child = Child(pid: pid)
+        let termination = await withTaskCancellationHandler {
+            await child.waitForExit()
+        } onCancel: {
+            child.terminate()
+        }
+        return .success(termination)
     }
 
-    /// Waits for the program to end, on a thread of its own.
-    public func wait() async -> Termination {
-        let pid = self.pid
-        return await withCheckedContinuation { continuation in
-            let box = Unmanaged.passRetained(WaitRequest(pid: pid, continuation: continuation))
+    #if os(Linux)
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which the Glibc module
+    /// does not declare: closes every descriptor from a number on in the child. (A nil handle is
+    /// `RTLD_DEFAULT`.)
+    private static let addCloseFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else {
+            return nil
+        }
+        return unsafeBitCast(
+            symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+    }()
+    #endif
+
+    /// Why a program could not be started.
+    public struct SpawnError: Error, Sendable {
+        /// What went wrong.
+        public var message: String
+    }
+}
+
+/// A started child: waited for on a thread of its own; killed only while it has not been reaped,
+/// so a kill never reaches a process that reused its id.
+private final class Child: Sendable {
+    let pid: pid_t
+    private let reaped = Mutex(false)
+
+    init(pid: pid_t) {
+        self.pid = pid
+    }
+
+    func terminate() {
+        reaped.withLock { reaped in
+            // The whole group: what the child started goes too.
+            if !reaped {
+                _ = kill(-pid, SIGKILL)
+                _ = kill(pid, SIGKILL)
+            }
+        }
+    }
+
+    func waitForExit() async -> ChildProcess.Termination {
+        await withCheckedContinuation { continuation in
+            let waiter = Unmanaged.passRetained(Waiter(child: self, continuation: continuation)).toOpaque()
             var thread = pthread_t()
-            if pthread_create(&thread, nil, waitForChild, box.toOpaque()) == 0 {
+            if pthread_create(&thread, nil, waitOnThread, waiter) == 0 {
                 pthread_detach(thread)
             } else {
-                box.takeRetainedValue().run()
+                // No thread to spare: wait here (rare; blocks one pool thread until the child ends).
+                _ = waitOnThread(waiter)
             }
         }
     }
 
-    /// Sends `signal` to the program and everything in its process group.
-    public func kill(_ signal: Int32 = SIGTERM) {
-        _ = Glibc.kill(-pid, signal)
-        _ = Glibc.kill(pid, signal)
+    /// Blocks until the child has ended, then reaps it. Runs on the waiting thread.
+    func blockUntilExit() -> ChildProcess.Termination {
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) == -1 && errno == EINTR {}
+        var status: Int32 = 0
+        reaped.withLock { reaped in
+            while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+            reaped = true
+        }
+        let signal = status & 0x7F
+        return signal == 0 ? .exited((status >> 8) & 0xFF) : .signaled(signal)
     }
 }
 
-private final class WaitRequest: @unchecked Sendable {
-    // Used by exactly one thread.
-    let pid: pid_t
+/// What the waiting thread needs.
+private final class Waiter: Sendable {
+    let child: Child
     let continuation: CheckedContinuation<ChildProcess.Termination, Never>
 
-    init(pid: pid_t, continuation: CheckedContinuation<ChildProcess.Termination, Never>) {
-        self.pid = pid
+    init(child: Child, continuation: CheckedContinuation<ChildProcess.Termination, Never>) {
+        self.child = child
         self.continuation = continuation
     }
-
-    func run() {
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 {
-            if errno != EINTR {
-                continuation.resume(returning: .exited(-1))
-                return
-            }
-        }
-        let signal = status & 0x7f
-        continuation.resume(returning: signal == 0 ? .exited((status >> 8) & 0xff) : .signalled(signal))
-    }
 }
 
-private func waitForChild(_ context: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
-    guard let context else { return nil }
-    Unmanaged<WaitRequest>.fromOpaque(context).takeRetainedValue().run()
+/// The waiting thread's body: takes the retained ``Waiter``, waits, resumes the awaiting task.
+private func waitOnThread(_ argument: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+    guard let argument else { return nil }
+    let waiter = Unmanaged<Waiter>.fromOpaque(argument).takeRetainedValue()
+    waiter.continuation.resume(returning: waiter.child.blockUntilExit())
     return nil
-}
-
-/// Calls `body` with a NULL-terminated array of C strings copied from `strings`.
-private func withCStrings<R>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> R) -> R {
-    var pointers: [UnsafeMutablePointer<CChar>?] = strings.map { strdup($0) }
-    pointers.append(nil)
-    defer { for pointer in pointers { free(pointer) } }
-    return body(pointers)
 }

@@ -68,6 +68,45 @@ struct DeliverTests {
         #expect(result.stderrText.contains("noise on stdout"))
     }
 
+    @Test("The built-in service extension fetches media-url and the default card plays it to the end")
+    func serviceExtensionFetchesMedia() throws {
+        let scratch = try E2E.scratch()
+        defer { E2E.remove(scratch) }
+        let capture = scratch.appendingPathComponent("heard.wav").path
+        var environment = E2E.childEnvironment
+        environment["NOTIPLAY_CACHE_DIR"] = scratch.appendingPathComponent("cache").path
+        let result = try run(
+            try E2E.binary(),
+            ["deliver", E2E.media("voice-memo.apns"), "--headless", "--keys", "space ~end", "--events", "jsonl",
+             "--audio", "pcm:\(capture)", "--untimed"], environment: environment)
+        #expect(result.status == 0, "\(result)")
+        let lines = try events(result)
+        let service = try #require(lines.first, "\(result)")
+        #expect(service["event"] as? String == "service" && service["outcome"] as? String == "modified", "\(result)")
+        #expect(lines.contains { $0["event"] as? String == "playback" && $0["state"] as? String == "ended" }, "\(result)")
+        let wav = try WAVFile(contentsOf: capture)
+        #expect(abs(wav.seconds - 6.665) < 0.05, "heard \(wav.seconds) s")
+    }
+
+    @Test("Media that cannot be fetched: an error event, and the card shows without it")
+    func serviceExtensionFailure() throws {
+        let scratch = try E2E.scratch()
+        defer { E2E.remove(scratch) }
+        let payload = scratch.appendingPathComponent("memo.apns")
+        try #"{"aps": {"alert": {"title": "Memo", "body": "Listen"}, "mutable-content": 1}, "media-url": "file:///no/such/memo.m4a"}"#
+            .write(to: payload, atomically: true, encoding: .utf8)
+        var environment = E2E.childEnvironment
+        environment["NOTIPLAY_CACHE_DIR"] = scratch.appendingPathComponent("cache").path
+        let result = try run(
+            try E2E.binary(), ["deliver", payload.path, "--headless", "--keys", "space", "--events", "jsonl", "--audio", "null"],
+            environment: environment)
+        #expect(result.status == 0, "\(result)")
+        let lines = try events(result)
+        #expect(lines.contains { ($0["message"] as? String ?? "").contains("/no/such/memo.m4a") }, "\(result)")
+        #expect(lines.contains { $0["event"] as? String == "didReceive" })
+        #expect(lines.first { $0["event"] as? String == "buttonState" }?["state"] as? String == "none")
+    }
+
     @Test("Bad input before anything is presented", arguments: [
         (["deliver", "/no/such.apns", "--headless"], 66, "/no/such.apns: no such file"),
         (["deliver", "MEDIA/nagme.apns", "--headless", "--keys", "space jump"], 64, "unknown key 'jump'"),

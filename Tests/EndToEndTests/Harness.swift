@@ -269,8 +269,10 @@ func seconds(from start: ContinuousClock.Instant, to end: ContinuousClock.Instan
 }
 
 /// Runs `executable arguments` to its end, with a deadline after which it is killed.
-func run(_ executable: String, _ arguments: [String], timeout: Double = 10) throws -> RunResult {
-    let child = ChildProcess(executable, arguments)
+func run(
+    _ executable: String, _ arguments: [String], timeout: Double = 10, environment: [String: String] = E2E.childEnvironment
+) throws -> RunResult {
+    let child = ChildProcess(executable, arguments, environment: environment)
     try child.start()
     return try child.finish(timeout: timeout)
 }

@@ -1,0 +1,380 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Fetches the media a payload names into a cache folder and makes a validated attachment of it:
+/// what ``MediaAttachmentService`` does, for service extensions of your own too.
+///
+/// Accepted references:
+/// - `file:///absolute/path` (host empty or `localhost`): a local regular file, copied.
+/// - `http://…` and `https://…`: downloaded by `curl` (which must be on `PATH`), run without a
+///   shell and with its configuration files ignored: `--fail`, at most 3 redirects, only HTTP(S)
+///   even after a redirect, no more bytes than the largest attachment limit, and a time limit.
+/// - a path without a scheme, only when ``baseDirectory`` is set (the payload's folder): relative
+///   to it.
+///
+/// Anything else — another scheme (`ftp:`, `data:`…), or a bare path with no base — is an error.
+///
+/// The file is written to ``cacheDirectory`` under a name made of a hash of the reference and an
+/// extension taken from the reference's path when it agrees with the file's content, else from the
+/// content (`.wav`, `.m4a`, `.ogg`…). A reference is fetched again on every call; its new copy
+/// replaces the old one. The result is validated like any attachment (``AttachmentValidator``).
+public struct MediaFetcher: Sendable {
+    /// The folder fetched media are written to; `nil` means ``defaultCacheDirectory()``.
+    public var cacheDirectory: String?
+    /// The size limits of attachments; downloads stop at the larger one.
+    public var limits: AttachmentLimits
+    /// The folder references without a scheme are relative to (the payload's folder), or `nil` to
+    /// refuse such references.
+    public var baseDirectory: String?
+    /// The folders searched for `curl`, colon-separated; `nil` means `$PATH`.
+    var searchPath: String?
+
+    /// A fetcher.
+    /// - Parameters:
+    ///   - cacheDirectory: Where fetched media go; `nil` means ``defaultCacheDirectory()``.
+    ///   - limits: The attachment size limits.
+    ///   - baseDirectory: The folder bare paths are relative to, or `nil` to refuse them.
+    public init(cacheDirectory: String? = nil, limits: AttachmentLimits = .default, baseDirectory: String? = nil) {
+        self.cacheDirectory = cacheDirectory
+        self.limits = limits
+        self.baseDirectory = baseDirectory
+    }
+
+    /// `$NOTIPLAY_CACHE_DIR`, else `$XDG_CACHE_HOME/notiplay/media` (when absolute), else
+    /// `~/.cache/notiplay/media`; `nil` when none of these variables is set.
+    public static func defaultCacheDirectory() -> String? {
+        if let folder = environment("NOTIPLAY_CACHE_DIR"), !folder.isEmpty { return folder }
+        if let xdg = environment("XDG_CACHE_HOME"), xdg.hasPrefix("/") { return join(xdg, "notiplay/media") }
+        if let home = environment("HOME"), !home.isEmpty { return join(home, ".cache/notiplay/media") }
+        return nil
+    }
+
+    /// Fetches `reference` and returns it as an attachment whose identifier is the reference's
+    /// file name.
+    ///
+    /// Cancelling the task stops the fetch (a running `curl` is killed) and throws.
+    /// - Parameters:
+    ///   - reference: A `file://`, `http://` or `https://` URL, or a path relative to
+    ///     ``baseDirectory``.
+    ///   - timeLimit: The longest a download may take.
+    /// - Throws: ``NotiplayError`` naming `reference` and what went wrong.
+    public func fetch(_ reference: String, timeLimit: Duration = .seconds(30)) async throws(NotiplayError) -> UNNotificationAttachment {
+        let source = try Source(reference, baseDirectory: baseDirectory)
+        guard let folder = cacheDirectory ?? Self.defaultCacheDirectory() else {
+            throw NotiplayError(
+                .unavailable, file: reference,
+                "no cache folder for fetched media: set NOTIPLAY_CACHE_DIR, XDG_CACHE_HOME or HOME")
+        }
+        try Self.makeFolder(folder)
+        let name = Self.hashName(reference)
+        let partial = Self.join(folder, ".\(name)-\(UInt64.random(in: 0...UInt64.max)).part")
+        defer { unlink(partial) }
+        switch source {
+        case .local(let path):
+            try copy(path, to: partial, reference: reference)
+        case .remote:
+            try await download(reference, to: partial, folder: folder, timeLimit: timeLimit)
+        }
+        if Task.isCancelled { throw Self.stopped(reference) }
+        let validator = AttachmentValidator(limits: limits)
+        let fetched: UNNotificationAttachment
+        do {
+            fetched = try validator.validate(partial)
+        } catch {
+            throw NotiplayError(error.kind, file: reference, "fetched, but \(error.reason)")
+        }
+        let final = Self.join(folder, "\(name).\(Self.fileExtension(for: fetched.kind, path: source.path))")
+        guard rename(partial, final) == 0 else {
+            throw NotiplayError(.unavailable, file: final, "cannot be written: \(Self.errnoText())")
+        }
+        do {
+            return try validator.validate(final, identifier: Self.identifier(for: source.path))
+        } catch {
+            throw NotiplayError(error.kind, file: reference, "fetched, but \(error.reason)")
+        }
+    }
+
+    // MARK: Sources
+
+    /// What a reference names.
+    enum Source {
+        /// A local file, by absolute path.
+        case local(String)
+        /// An `http` or `https` URL, with its path.
+        case remote(path: String)
+
+        /// The path part, for the file's name and extension.
+        var path: String {
+            switch self {
+            case .local(let path): path
+            case .remote(let path): path
+            }
+        }
+
+        init(_ reference: String, baseDirectory: String?) throws(NotiplayError) {
+            guard !reference.isEmpty else {
+                throw NotiplayError(.badData, file: "media-url", "is empty; expected a file://, http:// or https:// URL")
+            }
+            guard let scheme = Self.scheme(of: reference) else {
+                guard let baseDirectory else {
+                    throw NotiplayError(
+                        .badData, file: reference,
+                        "is not a URL: media is fetched from file://, http:// or https:// URLs "
+                            + "(a relative path needs the payload's folder)")
+                }
+                self = .local(reference.hasPrefix("/") ? reference : MediaFetcher.join(baseDirectory, reference))
+                return
+            }
+            guard !reference.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else {
+                throw NotiplayError(
+                    .badData, file: reference, "contains spaces or control characters; a URL has them percent-encoded")
+            }
+            guard let url = URL(string: reference) else {
+                throw NotiplayError(.badData, file: reference, "is not a valid URL")
+            }
+            switch scheme {
+            case "file":
+                let host = url.host ?? ""
+                guard host.isEmpty || host.lowercased() == "localhost" else {
+                    throw NotiplayError(
+                        .badData, file: reference, "names the host \"\(host)\"; a file:// URL names a local file")
+                }
+                let path = url.path
+                guard path.hasPrefix("/"), path.count > 1 else {
+                    throw NotiplayError(.badData, file: reference, "names no file; expected file:///absolute/path")
+                }
+                self = .local(path)
+            case "http", "https":
+                guard let host = url.host, !host.isEmpty else {
+                    throw NotiplayError(.badData, file: reference, "names no host")
+                }
+                self = .remote(path: url.path)
+            default:
+                throw NotiplayError(
+                    .badData, file: reference,
+                    "uses the \(scheme): scheme; media is fetched from file://, http:// or https:// URLs only")
+            }
+        }
+
+        /// The lowercased scheme (RFC 3986: a letter, then letters, digits, `+`, `-` or `.`,
+        /// then a colon), or `nil`.
+        static func scheme(of reference: String) -> String? {
+            guard let colon = reference.firstIndex(of: ":") else { return nil }
+            let scheme = reference[..<colon]
+            guard let first = scheme.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic else { return nil }
+            let allowed = scheme.unicodeScalars.allSatisfy {
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "+" || $0 == "-" || $0 == ".")
+            }
+            return allowed ? scheme.lowercased() : nil
+        }
+    }
+
+    // MARK: Local files
+
+    /// Copies the local media file at `path` to `destination`, after checking it is a valid
+    /// attachment (so that nothing else — a device, a huge file — is read).
+    private func copy(_ path: String, to destination: String, reference: String) throws(NotiplayError) {
+        let checked: UNNotificationAttachment
+        do {
+            checked = try AttachmentValidator(limits: limits).validate(path)
+        } catch {
+            throw NotiplayError(error.kind, file: reference, error.reason)
+        }
+        let resolved = checked.url.path
+        let input = open(resolved, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else {
+            throw NotiplayError(.badData, file: reference, "cannot be read: \(Self.errnoText())")
+        }
+        defer { close(input) }
+        let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard output >= 0 else {
+            throw NotiplayError(.unavailable, file: destination, "cannot be written: \(Self.errnoText())")
+        }
+        defer { close(output) }
+        let cap = max(limits.audio, limits.image)
+        var total = 0
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else {
+                throw NotiplayError(.badData, file: reference, "cannot be read: \(Self.errnoText())")
+            }
+            if count == 0 { break }
+            total += count
+            guard total <= cap else {
+                throw NotiplayError(.badData, file: reference, "grew beyond the attachment size limit while being copied")
+            }
+            var written = 0
+            while written < count {
+                let n = buffer.withUnsafeBytes { write(output, $0.baseAddress! + written, count - written) }
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else {
+                    throw NotiplayError(.unavailable, file: destination, "cannot be written: \(Self.errnoText())")
+                }
+                written += n
+            }
+        }
+    }
+
+    // MARK: Downloads
+
+    /// Downloads `url` into `destination` with `curl`.
+    private func download(_ url: String, to destination: String, folder: String, timeLimit: Duration) async throws(NotiplayError) {
+        guard let curl = ChildProcess.find("curl", searchPath: searchPath) else {
+            throw NotiplayError(.unavailable, file: url, "fetching http(s) media needs curl on PATH")
+        }
+        let errors = Self.join(folder, ".\(Self.hashName(url))-\(UInt64.random(in: 0...UInt64.max)).err")
+        defer { unlink(errors) }
+        let arguments = [
+            "--disable",  // first: no ~/.curlrc
+            "--fail", "--silent", "--show-error", "--globoff",
+            "--location", "--max-redirs", "3",
+            "--proto", "=http,https", "--proto-redir", "=http,https",
+            "--max-filesize", String(max(limits.audio, limits.image)),
+            "--max-time", Self.seconds(timeLimit),
+            "--output", destination,
+            "--", url,
+        ]
+        switch await ChildProcess.run(curl, arguments, stderr: .file(errors)) {
+        case .failure(let failure):
+            if Task.isCancelled { throw Self.stopped(url) }
+            throw NotiplayError(.unavailable, file: url, "curl could not be started: \(failure.message)")
+        case .success(let termination):
+            if Task.isCancelled { throw Self.stopped(url) }
+            switch termination {
+            case .exited(0):
+                return
+            case .exited(let status):
+                let said = Self.firstLine(ofFile: errors)
+                throw NotiplayError(.badData, file: url, said.isEmpty ? "curl failed with exit status \(status)" : said)
+            case .signaled(let signal):
+                throw NotiplayError(.unavailable, file: url, "curl was ended by signal \(signal)")
+            }
+        }
+    }
+
+    static func stopped(_ reference: String) -> NotiplayError {
+        NotiplayError(.unavailable, file: reference, "the fetch was stopped at the time limit")
+    }
+
+    /// Seconds for curl's `--max-time`, at least 1 ms (0 would mean no limit).
+    static func seconds(_ duration: Duration) -> String {
+        let (whole, atto) = duration.components
+        let ms = max(1, min(Int64(86_400_000), whole * 1000 + atto / 1_000_000_000_000_000))
+        let fraction = String(ms % 1000)
+        return "\(ms / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
+    }
+
+    /// The first non-empty line of a small file (curl's error message), at most 300 characters.
+    static func firstLine(ofFile path: String) -> String {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return "" }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard count > 0 else { return "" }
+        let text = String(decoding: buffer[..<count], as: UTF8.self)
+        let line = text.split(whereSeparator: \.isNewline).first { !$0.allSatisfy(\.isWhitespace) } ?? ""
+        return String(line.prefix(300))
+    }
+
+    // MARK: Names
+
+    /// 16 hex digits of the 64-bit FNV-1a hash of `text`.
+    static func hashName(_ text: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01B3
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// The file name extensions each kind of content goes by; the first is the one used when the
+    /// path's own does not fit.
+    static func extensions(for kind: UNNotificationAttachment.Kind) -> [String] {
+        switch kind {
+        case .audio(let file):
+            switch file.format {
+            case .wav: ["wav", "wave"]
+            case .aiff: ["aiff", "aif", "aifc"]
+            case .mp3: ["mp3"]
+            case .aac: ["aac"]
+            case .m4a: ["m4a", "mp4", "m4b"]
+            case .vorbis: ["ogg", "oga"]
+            case .opus: ["opus", "ogg"]
+            case .flac: ["flac"]
+            }
+        case .image(let format):
+            switch format {
+            case .png: ["png"]
+            case .jpeg: ["jpg", "jpeg"]
+            case .gif: ["gif"]
+            case .heic: ["heic", "heif"]
+            }
+        }
+    }
+
+    /// The extension of `path` when it fits the content, else the content's usual one.
+    static func fileExtension(for kind: UNNotificationAttachment.Kind, path: String) -> String {
+        let known = extensions(for: kind)
+        let name = lastComponent(path)
+        if let dot = name.lastIndex(of: "."), dot != name.startIndex {
+            let given = name[name.index(after: dot)...].lowercased()
+            if known.contains(given) { return given }
+        }
+        return known[0]
+    }
+
+    /// The attachment's identifier: the file name the reference ends with, or `media`.
+    static func identifier(for path: String) -> String {
+        let name = lastComponent(path)
+        return name.isEmpty ? "media" : name
+    }
+
+    static func lastComponent(_ path: String) -> String {
+        String(path.split(separator: "/").last ?? "")
+    }
+
+    static func join(_ folder: String, _ name: String) -> String {
+        folder.hasSuffix("/") ? folder + name : folder + "/" + name
+    }
+
+    // MARK: The system
+
+    static func environment(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
+    }
+
+    static func errnoText() -> String {
+        String(cString: strerror(errno))
+    }
+
+    /// Creates `folder` and its parents (mode 0700) when missing.
+    static func makeFolder(_ folder: String) throws(NotiplayError) {
+        var info = stat()
+        if stat(folder, &info) == 0 {
+            guard info.st_mode & S_IFMT == S_IFDIR else {
+                throw NotiplayError(.unavailable, file: folder, "is not a folder; fetched media cannot be cached there")
+            }
+            return
+        }
+        var path = folder.hasPrefix("/") ? "" : "."
+        for part in folder.split(separator: "/") {
+            path += "/" + part
+            if mkdir(path, 0o700) != 0 && errno != EEXIST {
+                throw NotiplayError(.unavailable, file: path, "cannot be created for the media cache: \(errnoText())")
+            }
+        }
+    }
+}
