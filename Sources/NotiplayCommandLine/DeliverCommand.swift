@@ -16,7 +16,8 @@ enum DeliverCommand {
             --headless presents with no terminal, feeds --keys as if typed and prints every event:
             space or p (media button), 1-9 (actions), enter (default action), esc or d (dismiss),
             q (quit), ~500ms / ~1.5s (wait), ~end (wait for the end of the audio).
-            The interactive terminal card is not there yet: use --headless.
+            Without --headless, in a terminal: the card, drawn and redrawn, keys from the keyboard.
+            When standard output is not a terminal: the card once as text, then the events.
             """,
         positionals: [PositionalSpec(name: "PAYLOAD", help: "An APNs payload file (.apns or JSON).")],
         options: [
@@ -39,9 +40,7 @@ enum DeliverCommand {
     nonisolated(unsafe) static var types = ExtensionTypes()
 
     static func run(_ arguments: ParsedArguments) async throws {
-        guard arguments.flag("headless") else {
-            throw NotiplayError(.usage, "deliver: the terminal card is not implemented yet; use --headless")
-        }
+        let mode: Mode = arguments.flag("headless") ? .headless : (isatty(0) == 1 && isatty(1) == 1) ? .terminal : .plain
         let jsonl: Bool
         switch arguments.value("events") {
         case nil: jsonl = false
@@ -86,7 +85,7 @@ enum DeliverCommand {
         service.payloadDirectory = Path.directory(of: path)
         let status = await present(
             request, mutable: payload.mutableContent, service: service, app: app, registry: registry, engine: engine,
-            configuration: configuration, keys: keys, jsonl: jsonl)
+            configuration: configuration, keys: keys, jsonl: jsonl, mode: mode)
         await engine.shutdown()
         if status != 0 { throw CommandExit(status: status) }
     }
@@ -105,10 +104,11 @@ enum DeliverCommand {
     static func present(
         _ request: UNNotificationRequest, mutable: Bool, service: ServiceExtensionStage.Configuration,
         app: AppDefinition, registry: ExtensionRegistry, engine: MPVEngine,
-        configuration: PresentationSession.Configuration, keys: [HeadlessKey], jsonl: Bool
+        configuration: PresentationSession.Configuration, keys: [HeadlessKey], jsonl: Bool, mode: Mode
     ) async -> Int32 {
         let log = EventLog()
-        log.observe { line in writeAll(1, (jsonl ? line.json : readable(line)) + "\n") }
+        let print: @MainActor (EventLine) -> Void = { line in writeAll(1, (jsonl ? line.json : readable(line)) + "\n") }
+        if mode == .headless { log.observe(print) }
         let request = await ServiceExtensionStage.run(
             request: request, payloadIsMutable: mutable, registry: registry, types: types, log: log, configuration: service)
         let notification = UNNotification(request: request, date: .now)
@@ -120,6 +120,18 @@ enum DeliverCommand {
         } catch {
             Diagnostics.shared.report(error.description)
             return error.exitCode
+        }
+        switch mode {
+        case .headless:
+            break
+        case .plain:
+            // Not a terminal: the card once as plain text, then the events as lines.
+            let width = TerminalSize.current(fd: 1)?.columns ?? 80
+            writeAll(1, FrameRenderer.plainText(CardLayout.render(session.card(), width: width), glyphs: GlyphSet.detect(environment: processEnvironment)) + "\n")
+            for line in log.events { print(line) }
+            log.observe(print)
+        case .terminal:
+            return await TerminalCard.run(session, keys: keys)
         }
         await HeadlessKey.run(keys, on: session)
         if session.awaitsResponse {
@@ -151,6 +163,30 @@ enum DeliverCommand {
         let frac = ms % 1000
         return "\(ms / 1000).\(frac < 10 ? "00" : frac < 100 ? "0" : "")\(frac)"
     }
+}
+
+/// How `deliver` presents.
+enum Mode {
+    /// `--headless`: no card, events out.
+    case headless
+    /// Output is not a terminal: the card once as text, then events.
+    case plain
+    /// The card in the terminal, keys from the keyboard.
+    case terminal
+}
+
+/// The process environment as a dictionary.
+var processEnvironment: [String: String] {
+    var result: [String: String] = [:]
+    var index = 0
+    while let entry = environ[index] {
+        let text = String(cString: entry)
+        if let equals = text.firstIndex(of: "=") {
+            result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+        }
+        index += 1
+    }
+    return result
 }
 
 /// One step of `--keys`.

@@ -34,17 +34,26 @@ public final class Diagnostics: Sendable {
 /// Writes all of `text` to `fd`, retrying short writes and EINTR; gives up on other errors.
 public func writeAll(_ fd: Int32, _ text: String) {
     var text = text
-    text.withUTF8 { buffer in
-        var offset = 0
-        while offset < buffer.count {
-            let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-            if n > 0 {
-                offset += n
-            } else if n < 0 && errno == EINTR {
-                continue
-            } else {
-                return
-            }
+    text.withUTF8 { writeAll(fd, $0) }
+}
+
+/// Writes all of `bytes` to `fd` (one `write` when the descriptor takes it all), retrying short
+/// writes and EINTR; gives up on other errors.
+public func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
+    bytes.withUnsafeBufferPointer { writeAll(fd, $0) }
+}
+
+private func writeAll(_ fd: Int32, _ buffer: UnsafeBufferPointer<UInt8>) {
+    guard let base = buffer.baseAddress else { return }
+    var offset = 0
+    while offset < buffer.count {
+        let n = Glibc.write(fd, base + offset, buffer.count - offset)
+        if n > 0 {
+            offset += n
+        } else if n < 0 && errno == EINTR {
+            continue
+        } else {
+            return
         }
     }
 }
