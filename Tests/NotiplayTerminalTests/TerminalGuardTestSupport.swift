@@ -2,6 +2,7 @@
 @preconcurrency import Glibc
 #endif
 import NotiplayTerminal
+import Synchronization
 import Testing
 
 /// A pseudo-terminal: the program side (`slave`) is what a ``TerminalGuard`` takes, the other
@@ -114,4 +115,78 @@ final class PseudoTerminal {
 /// The bytes of a `termios`, for byte-for-byte comparison.
 func bytes(of settings: termios) -> [UInt8] {
     withUnsafeBytes(of: settings) { Array($0) }
+}
+
+/// Collects a ``TerminalEvents`` stream so that a test can wait for the next event with a time
+/// limit. The limit only guards against a hang: events are waited for, never assumed.
+final class EventCollector: Sendable {
+    struct TimedOut: Error, CustomStringConvertible {
+        let seconds: Double
+        var description: String { "no event within \(seconds) s" }
+    }
+
+    private struct State {
+        var events: [TerminalEvent] = []
+        var finished = false
+        var waiter: CheckedContinuation<TerminalEvent?, any Error>?
+        var generation = 0
+    }
+
+    private let state = Mutex(State())
+
+    init(_ events: TerminalEvents) {
+        Task { [self] in
+            for await event in events { deliver(event) }
+            finish()
+        }
+    }
+
+    private func deliver(_ event: TerminalEvent) {
+        let waiter = state.withLock { state -> CheckedContinuation<TerminalEvent?, any Error>? in
+            guard let waiter = state.waiter else {
+                state.events.append(event)
+                return nil
+            }
+            state.waiter = nil
+            return waiter
+        }
+        waiter?.resume(returning: event)
+    }
+
+    private func finish() {
+        let waiter = state.withLock { state in
+            state.finished = true
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume(returning: nil)
+    }
+
+    /// The next event, or `nil` once the stream has ended.
+    func next(within seconds: Double = 5) async throws -> TerminalEvent? {
+        try await withCheckedThrowingContinuation { continuation in
+            let result = state.withLock { state -> Result<TerminalEvent?, any Error>? in
+                if !state.events.isEmpty { return .success(state.events.removeFirst()) }
+                if state.finished { return .success(nil) }
+                state.waiter = continuation
+                state.generation += 1
+                let generation = state.generation
+                Task { [self] in
+                    try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
+                    timeOut(generation, seconds: seconds)
+                }
+                return nil
+            }
+            if let result { continuation.resume(with: result) }
+        }
+    }
+
+    private func timeOut(_ generation: Int, seconds: Double) {
+        let waiter = state.withLock { state -> CheckedContinuation<TerminalEvent?, any Error>? in
+            guard state.generation == generation, let waiter = state.waiter else { return nil }
+            state.waiter = nil
+            return waiter
+        }
+        waiter?.resume(throwing: TimedOut(seconds: seconds))
+    }
 }
