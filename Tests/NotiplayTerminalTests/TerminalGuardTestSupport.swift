@@ -11,6 +11,8 @@ import Testing
 final class PseudoTerminal {
     let master: Int32
     let slave: Int32
+    /// The program side's path, for another process to open.
+    let path: String
 
     struct Failure: Error, CustomStringConvertible {
         let description: String
@@ -32,10 +34,11 @@ final class PseudoTerminal {
             close(master)
             throw Failure(description: "cannot unlock the pseudo-terminal: \(String(cString: strerror(errno)))")
         }
-        let slave = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        path = "/dev/pts/\(number)"
+        let slave = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard slave >= 0 else {
             close(master)
-            throw Failure(description: "cannot open /dev/pts/\(number): \(String(cString: strerror(errno)))")
+            throw Failure(description: "cannot open \(path): \(String(cString: strerror(errno)))")
         }
         self.master = master
         self.slave = slave
