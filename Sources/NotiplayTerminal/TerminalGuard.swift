@@ -81,6 +81,11 @@ public final class TerminalGuard: Sendable {
     /// Creates a guard; nothing happens to the terminal until ``enter(input:output:)``.
     public init() {}
 
+    /// A guard let go of gives the terminal back.
+    deinit {
+        restore()
+    }
+
     /// Whether the guard has the terminal (entered, not yet restored; suspended counts).
     public var isEntered: Bool { state.withLock { $0.entered } }
 

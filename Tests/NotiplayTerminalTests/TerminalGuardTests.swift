@@ -93,6 +93,19 @@ struct TerminalGuardTests {
         #expect(!isRaw(pty.settings()))
     }
 
+    @Test("a guard let go of gives the terminal back")
+    func released() throws {
+        let pty = try PseudoTerminal()
+        let original = pty.settings()
+        do {
+            let terminal = TerminalGuard()
+            try terminal.enter(input: pty.slave, output: pty.slave)
+            #expect(isRaw(pty.settings()))
+        }
+        #expect(pty.drain() == Self.enterSequence + "\u{1B}[0m\u{1B}[?7h\u{1B}[?25h\u{1B}[?1049l#MARK#")
+        #expect(bytes(of: pty.settings()) == bytes(of: original))
+    }
+
     @Test("keys typed at the terminal arrive in order; a lone ESC is Escape after a pause")
     func keys() async throws {
         let pty = try PseudoTerminal()
