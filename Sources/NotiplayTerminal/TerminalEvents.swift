@@ -1,0 +1,334 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+import Synchronization
+
+/// Something that happened to the terminal: a key, a new size, a return from the background, a
+/// signal, or the end of input.
+public enum TerminalEvent: Sendable, Hashable {
+    /// A key was pressed.
+    case key(Key)
+    /// The window changed size (SIGWINCH); the new size, as ``TerminalSize/current(fd:)`` reads
+    /// it. Redraw everything.
+    case resize(columns: Int, rows: Int)
+    /// The program was stopped (Ctrl-Z, SIGTSTP, SIGSTOP) and is running again: the terminal is
+    /// in raw mode on the alternate screen again, which may be blank. Redraw everything, at the
+    /// size ``TerminalSize/current(fd:)`` gives now.
+    case resumed
+    /// SIGINT, SIGTERM or SIGHUP arrived. The terminal has already been restored and the
+    /// signals' earlier actions are back (a second one ends the program at once); the stream
+    /// ends after this event. Finish quickly and exit with status 128 + the signal number.
+    case interrupted(Int32)
+    /// The input is at its end (end of file, or the terminal went away); the stream ends after
+    /// this event.
+    case endOfInput
+}
+
+/// The terminal's events as one `AsyncSequence`: keys, resizes, returns from the background,
+/// interrupting signals and the end of input, in the order they happened.
+///
+/// A dedicated thread waits with `poll()` on the input descriptor and on a self-pipe; the signal
+/// handlers only write the signal's number to that pipe, and the thread does the rest outside
+/// the handler:
+/// - SIGWINCH → ``TerminalEvent/resize(columns:rows:)``;
+/// - Ctrl-Z (byte 0x1A, unless `suspendsOnControlZ` is false) and SIGTSTP → the terminal is
+///   restored, the process stops with SIGTSTP's default action, and once continued the guard
+///   takes the terminal again and ``TerminalEvent/resumed`` follows;
+/// - SIGCONT after a stop that was not ours (SIGSTOP) → the terminal is taken again, then
+///   ``TerminalEvent/resumed``;
+/// - SIGINT, SIGTERM, SIGHUP → ``TerminalGuard/restore()``, then
+///   ``TerminalEvent/interrupted(_:)`` and the end of the stream.
+///
+/// Keys are decoded by ``KeyDecoder``; an ESC with nothing after it for ``escapeDelay`` is the
+/// Escape key. Ctrl-C arrives as ``Key/controlC``: the caller decides (usually: quit).
+///
+/// Start it after ``TerminalGuard/enter(input:output:)``, iterate it on the caller's actor, and
+/// stop it in a `defer` (see ``TerminalGuard`` for the whole contract). Only one event source
+/// with a terminal runs at a time; the signal handlers it installs are taken away when its
+/// thread ends, and the actions found before are put back.
+public final class TerminalEvents: AsyncSequence, Sendable {
+    /// What the sequence gives.
+    public typealias Element = TerminalEvent
+
+    /// How long an ESC waits for the rest of a sequence before it counts as the Escape key.
+    public let escapeDelay: Duration
+
+    private let stream: AsyncStream<TerminalEvent>
+    private let reader: EventReader
+    private let thread: Mutex<pthread_t?>
+
+    /// Starts reading `terminal`'s input and watching the window-size, stop, continue and
+    /// interrupting signals.
+    ///
+    /// - Parameters:
+    ///   - terminal: The guard that has entered; its descriptors are used, and it is suspended,
+    ///     resumed and restored as the signals require.
+    ///   - suspendsOnControlZ: Whether Ctrl-Z stops the program like SIGTSTP (default) or is
+    ///     delivered as ``Key/controlZ``.
+    ///   - escapeDelay: How long a lone ESC waits for more bytes (default 50 ms).
+    /// - Throws: ``TerminalError/alreadyInUse`` when another event source watches the signals,
+    ///   ``TerminalError/notATerminal(fd:)`` when the guard has not entered, or a failed system
+    ///   call.
+    public convenience init(
+        terminal: TerminalGuard, suspendsOnControlZ: Bool = true, escapeDelay: Duration = .milliseconds(50)
+    ) throws(TerminalError) {
+        guard terminal.isEntered else { throw .notATerminal(fd: terminal.input) }
+        try self.init(
+            input: terminal.input, output: terminal.output, terminal: terminal,
+            suspendsOnControlZ: suspendsOnControlZ, escapeDelay: escapeDelay)
+    }
+
+    /// Starts reading keys from `input`, which need not be a terminal (a pipe gives its bytes as
+    /// keys, then ``TerminalEvent/endOfInput``). No signal is watched.
+    ///
+    /// - Parameters:
+    ///   - input: The descriptor to read.
+    ///   - escapeDelay: How long a lone ESC waits for more bytes (default 50 ms).
+    /// - Throws: ``TerminalError/systemCall(_:errno:)`` when the pipe or the thread cannot be made.
+    public convenience init(input: Int32, escapeDelay: Duration = .milliseconds(50)) throws(TerminalError) {
+        try self.init(input: input, output: -1, terminal: nil, suspendsOnControlZ: false, escapeDelay: escapeDelay)
+    }
+
+    private init(
+        input: Int32, output: Int32, terminal: TerminalGuard?, suspendsOnControlZ: Bool, escapeDelay: Duration
+    ) throws(TerminalError) {
+        self.escapeDelay = escapeDelay
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { throw .systemCall("pipe", errno: errno) }
+        for end in ends {
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+        }
+        var handled: [Int32] = []
+        if terminal != nil {
+            TerminalSignals.prepare()
+            guard TerminalSignals.wakeDescriptor.compareExchange(
+                expected: -1, desired: ends[1], ordering: .acquiringAndReleasing
+            ).exchanged else {
+                close(ends[0])
+                close(ends[1])
+                throw .alreadyInUse
+            }
+            handled = TerminalSignals.install(TerminalSignals.eventSignals, keepIgnored: false)
+        }
+        let (stream, continuation) = AsyncStream.makeStream(of: TerminalEvent.self, bufferingPolicy: .unbounded)
+        self.stream = stream
+        let reader = EventReader(
+            input: input, output: output, terminal: terminal, wakeRead: ends[0], wakeWrite: ends[1],
+            handledSignals: handled, suspendsOnControlZ: suspendsOnControlZ, escapeDelay: escapeDelay,
+            continuation: continuation)
+        self.reader = reader
+        continuation.onTermination = { [weak reader] _ in reader?.wake() }
+
+        var thread = pthread_t()
+        let context = Unmanaged.passRetained(reader)
+        let status = pthread_create(&thread, nil, runEventReader, context.toOpaque())
+        guard status == 0 else {
+            context.release()
+            reader.finish()
+            throw .systemCall("pthread_create", errno: status)
+        }
+        self.thread = Mutex(thread)
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// The events, in order. Iterate once.
+    public func makeAsyncIterator() -> AsyncStream<TerminalEvent>.Iterator {
+        stream.makeAsyncIterator()
+    }
+
+    /// Ends the stream and waits for the reading thread to finish; its signal handlers are
+    /// gone when this returns. Safe to call more than once.
+    public func stop() {
+        reader.wake()
+        guard let thread = self.thread.withLock({ (thread: inout pthread_t?) -> pthread_t? in
+            defer { thread = nil }
+            return thread
+        }) else { return }
+        pthread_join(thread, nil)
+    }
+}
+
+/// The reading thread's state. Used by that thread only, except ``wake()`` (any thread) and the
+/// descriptors, closed when the last owner lets go.
+private final class EventReader: @unchecked Sendable {
+    let input: Int32
+    let output: Int32
+    let terminal: TerminalGuard?
+    let wakeRead: Int32
+    let wakeWrite: Int32
+    let handledSignals: [Int32]
+    let suspendsOnControlZ: Bool
+    let escapeDelay: Duration
+    let continuation: AsyncStream<TerminalEvent>.Continuation
+
+    private var decoder = KeyDecoder()
+    /// The SIGCONT count already answered (see `TerminalSignals.continues`).
+    private var answeredContinues: UInt32
+
+    /// The byte that asks the thread to stop (no signal has number 0).
+    static let stopByte: UInt8 = 0
+
+    init(
+        input: Int32, output: Int32, terminal: TerminalGuard?, wakeRead: Int32, wakeWrite: Int32,
+        handledSignals: [Int32], suspendsOnControlZ: Bool, escapeDelay: Duration,
+        continuation: AsyncStream<TerminalEvent>.Continuation
+    ) {
+        self.input = input
+        self.output = output
+        self.terminal = terminal
+        self.wakeRead = wakeRead
+        self.wakeWrite = wakeWrite
+        self.handledSignals = handledSignals
+        self.suspendsOnControlZ = suspendsOnControlZ
+        self.escapeDelay = escapeDelay
+        self.continuation = continuation
+        answeredContinues = TerminalSignals.continues.load(ordering: .acquiring)
+    }
+
+    deinit {
+        close(wakeRead)
+        close(wakeWrite)
+    }
+
+    /// Asks the thread to stop.
+    func wake() {
+        var byte = Self.stopByte
+        _ = write(wakeWrite, &byte, 1)
+    }
+
+    /// The thread's body: wait, read, decode, deliver, until stopped, interrupted or at the end
+    /// of input.
+    func run() {
+        defer { finish() }
+        // The thread inherits its creator's signal mask, and a Dispatch worker blocks nearly
+        // everything: unblock the signals watched, so that one thread at least takes them and
+        // this one can stop the process with SIGTSTP.
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        for signal in TerminalSignals.terminating + TerminalSignals.eventSignals { sigaddset(&unblocked, signal) }
+        pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var escapeDeadline: ContinuousClock.Instant?
+        while true {
+            var descriptors = [
+                pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: input, events: Int16(POLLIN), revents: 0),
+            ]
+            var timeout: Int32 = -1
+            if let escapeDeadline {
+                let left = ContinuousClock.now.duration(to: escapeDeadline)
+                timeout = left <= .zero ? 0 : Int32(min(left / .milliseconds(1), 60_000).rounded(.up))
+            }
+            let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
+            if ready < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                return
+            }
+            if ready == 0 {
+                escapeDeadline = nil
+                deliver(decoder.flush())
+                continue
+            }
+            if descriptors[0].revents != 0 {
+                guard handleWakeBytes() else { return }
+            }
+            if descriptors[1].revents != 0 {
+                let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+                if count > 0 {
+                    deliver(decoder.decode(buffer[0..<count]))
+                    escapeDeadline = decoder.isWaiting ? ContinuousClock.now.advanced(by: escapeDelay) : nil
+                } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
+                    // End of file, or EIO once the terminal is gone.
+                    deliver(decoder.flush())
+                    continuation.yield(.endOfInput)
+                    return
+                }
+            }
+        }
+    }
+
+    /// Reads the self-pipe and acts on each signal. Returns false when the thread must end.
+    private func handleWakeBytes() -> Bool {
+        var bytes = [UInt8](repeating: 0, count: 64)
+        let count = bytes.withUnsafeMutableBytes { read(wakeRead, $0.baseAddress, $0.count) }
+        guard count > 0 else { return true }
+        var resized = false
+        for byte in bytes[0..<count] {
+            let signal = Int32(byte)
+            switch signal {
+            case Int32(Self.stopByte):
+                return false
+            case SIGINT, SIGTERM, SIGHUP:
+                terminal?.restore()
+                continuation.yield(.interrupted(signal))
+                return false
+            case SIGTSTP:
+                stopProcess()
+            case SIGCONT:
+                let continues = TerminalSignals.continues.load(ordering: .acquiring)
+                if continues != answeredContinues {
+                    answeredContinues = continues
+                    terminal?.resume()
+                    continuation.yield(.resumed)
+                }
+            case SIGWINCH:
+                resized = true
+            default:
+                break
+            }
+        }
+        if resized, let size = TerminalSize.current(fd: output) {
+            continuation.yield(.resize(columns: size.columns, rows: size.rows))
+        }
+        return true
+    }
+
+    private func deliver(_ keys: [Key]) {
+        for key in keys {
+            if key == .controlZ && suspendsOnControlZ {
+                stopProcess()
+            } else {
+                continuation.yield(.key(key))
+            }
+        }
+    }
+
+    /// Gives the terminal back, stops the process as SIGTSTP's default action does, and takes
+    /// the terminal again once continued.
+    private func stopProcess() {
+        let continuesBefore = TerminalSignals.continues.load(ordering: .acquiring)
+        terminal?.suspend()
+        var defaultAction = sigaction()
+        var ours = sigaction()
+        sigemptyset(&defaultAction.sa_mask)
+        sigaction(SIGTSTP, &defaultAction, &ours)  // a zeroed handler is SIG_DFL
+        raise(SIGTSTP)  // the whole process stops here until SIGCONT
+        sigaction(SIGTSTP, &ours, nil)
+        // The SIGCONT that continued us is answered here, whether its handler ran already or
+        // runs later. (Were the stop discarded — an orphaned process group — no SIGCONT comes,
+        // and the next foreign one goes unanswered once.)
+        answeredContinues = continuesBefore &+ 1
+        terminal?.resume()
+        continuation.yield(.resumed)
+    }
+
+    /// Takes the handlers away and ends the stream.
+    func finish() {
+        if terminal != nil {
+            TerminalSignals.uninstall(handledSignals)
+            _ = TerminalSignals.wakeDescriptor.compareExchange(
+                expected: wakeWrite, desired: -1, ordering: .acquiringAndReleasing)
+        }
+        continuation.finish()
+    }
+}
+
+private func runEventReader(_ context: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+    guard let context else { return nil }
+    Unmanaged<EventReader>.fromOpaque(context).takeRetainedValue().run()
+    return nil
+}

@@ -1,0 +1,177 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+import Synchronization
+
+/// The process-wide state that signal handlers, the `atexit` hook, ``TerminalGuard`` and
+/// ``TerminalEvents`` share. A process has one terminal, so there is one of each.
+///
+/// A handler may only call async-signal-safe functions. Everything the handler reads is set up
+/// before the handler is installed: atomics, a `termios` copy in memory that is never freed,
+/// and the escape sequences as static strings in the binary. The handler itself calls only
+/// `write`, `tcsetattr`, `sigaction`/`signal` and `raise`.
+enum TerminalSignals {
+    /// What ``TerminalGuard`` writes when it takes the terminal: the alternate screen, the cursor
+    /// hidden.
+    static let enterSequence: StaticString = "\u{1B}[?1049h\u{1B}[?25l"
+
+    /// What puts the terminal back: attributes reset, autowrap on (a frame may have turned it
+    /// off), the cursor shown, the main screen back.
+    static let leaveSequence: StaticString = "\u{1B}[0m\u{1B}[?7h\u{1B}[?25h\u{1B}[?1049l"
+
+    /// Signals that end the process by default: the guard restores the terminal, then the
+    /// signal ends the process (or, while ``TerminalEvents`` runs, becomes an event).
+    static let terminating: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+
+    /// Crashes and other signals that end the process with a core: the terminal is restored and
+    /// the signal goes on to whatever handled it before (the Swift runtime's backtracer, or the
+    /// default action).
+    static let fatal: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGQUIT]
+
+    /// Signals ``TerminalEvents`` turns into events.
+    static let eventSignals: [Int32] = [SIGWINCH, SIGTSTP, SIGCONT]
+
+    /// A guard has the terminal (entered and not yet restored for good).
+    static let claimed = Atomic<Bool>(false)
+    /// The terminal is in the guard's mode and owes a restore. Whoever turns it from true to
+    /// false writes the restore: that is what makes it happen exactly once.
+    static let armed = Atomic<Bool>(false)
+    /// The descriptor whose settings were saved.
+    static let inputDescriptor = Atomic<Int32>(-1)
+    /// The descriptor the sequences are written to.
+    static let outputDescriptor = Atomic<Int32>(-1)
+    /// The write end of ``TerminalEvents``' self-pipe while it runs, else -1.
+    static let wakeDescriptor = Atomic<Int32>(-1)
+    /// How many SIGCONTs have been handled (lets the event thread tell its own resume from a
+    /// later one).
+    static let continues = Atomic<UInt32>(0)
+    /// An `atexit` hook has been registered.
+    static let exitHookRegistered = Atomic<Bool>(false)
+
+    /// The settings to restore; written only while no restore can run (not ``armed``).
+    nonisolated(unsafe) static let savedSettings: UnsafeMutablePointer<termios> = {
+        let pointer = UnsafeMutablePointer<termios>.allocate(capacity: 1)
+        pointer.initialize(to: termios())
+        return pointer
+    }()
+
+    /// The signal actions found before ours, indexed by signal number.
+    nonisolated(unsafe) static let previousActions: UnsafeMutablePointer<sigaction> = {
+        let pointer = UnsafeMutablePointer<sigaction>.allocate(capacity: Int(signalCount))
+        pointer.initialize(repeating: sigaction(), count: Int(signalCount))
+        return pointer
+    }()
+
+    static let signalCount: Int32 = 65
+
+    /// Touches every static a handler reads, so that none is first initialised inside a
+    /// handler (lazy initialisation takes a lock).
+    static func prepare() {
+        _ = claimed.load(ordering: .relaxed)
+        _ = armed.load(ordering: .relaxed)
+        _ = inputDescriptor.load(ordering: .relaxed)
+        _ = outputDescriptor.load(ordering: .relaxed)
+        _ = wakeDescriptor.load(ordering: .relaxed)
+        _ = continues.load(ordering: .relaxed)
+        _ = savedSettings
+        _ = previousActions
+    }
+
+    /// Installs the shared handler for `signals`, keeping the actions found before. A signal
+    /// found ignored (say `SIGHUP` under `nohup`) is left ignored when `keepIgnored` is true.
+    /// Returns the signals now handled.
+    static func install(_ signals: [Int32], keepIgnored: Bool) -> [Int32] {
+        prepare()
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = terminalSignalHandler
+        sigemptyset(&action.sa_mask)
+        for signal in terminating + fatal + eventSignals { sigaddset(&action.sa_mask, signal) }
+        action.sa_flags = SA_RESTART | SA_ONSTACK
+        var installed: [Int32] = []
+        for signal in signals {
+            var previous = sigaction()
+            guard sigaction(signal, nil, &previous) == 0 else { continue }
+            if keepIgnored && isIgnored(previous) { continue }
+            previousActions[Int(signal)] = previous
+            if sigaction(signal, &action, nil) == 0 { installed.append(signal) }
+        }
+        return installed
+    }
+
+    /// Puts back the actions found by ``install(_:keepIgnored:)``.
+    static func uninstall(_ signals: [Int32]) {
+        for signal in signals { sigaction(signal, previousActions + Int(signal), nil) }
+    }
+
+    private static func isIgnored(_ action: sigaction) -> Bool {
+        let handler = unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self)
+        return action.sa_flags & SA_SIGINFO == 0 && handler == 1  // SIG_IGN
+    }
+
+    /// Writes the leave sequence and puts the saved settings back, if the terminal owes a
+    /// restore. Async-signal-safe.
+    static func restoreNow() {
+        guard armed.exchange(false, ordering: .acquiringAndReleasing) else { return }
+        writeRaw(outputDescriptor.load(ordering: .acquiring), leaveSequence)
+        _ = tcsetattr(inputDescriptor.load(ordering: .acquiring), TCSAFLUSH, savedSettings)
+    }
+
+    /// Writes `text`, retrying short writes and EINTR. Async-signal-safe.
+    static func writeRaw(_ fd: Int32, _ text: StaticString) {
+        var pointer = text.utf8Start
+        var left = text.utf8CodeUnitCount
+        while left > 0 {
+            let written = write(fd, pointer, left)
+            if written > 0 {
+                pointer += written
+                left -= written
+            } else if written < 0 && errno == EINTR {
+                continue
+            } else {
+                return
+            }
+        }
+    }
+
+    /// Registers the `atexit` hook once.
+    static func registerExitHook() {
+        guard !exitHookRegistered.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        atexit(terminalExitHook)
+    }
+}
+
+/// The last resort on `exit()`: the terminal is put back if nothing did it before.
+private func terminalExitHook() {
+    TerminalSignals.restoreNow()
+}
+
+/// The one handler for every signal the terminal code catches. Runs on any thread, at any
+/// moment: only async-signal-safe calls below.
+private func terminalSignalHandler(_ signal: Int32) {
+    let savedErrno = errno
+    defer { errno = savedErrno }
+    if signal == SIGCONT { TerminalSignals.continues.add(1, ordering: .relaxed) }
+    let isFatal = signal != SIGINT && signal != SIGTERM && signal != SIGHUP
+        && signal != SIGWINCH && signal != SIGTSTP && signal != SIGCONT
+    if !isFatal {
+        let wake = TerminalSignals.wakeDescriptor.load(ordering: .acquiring)
+        if wake >= 0 {
+            // The event thread does the rest; a full pipe means a wake-up is pending anyway.
+            var byte = UInt8(truncatingIfNeeded: signal)
+            _ = write(wake, &byte, 1)
+            return
+        }
+        // No event thread: window changes and continues have no one to tell.
+        if signal == SIGWINCH || signal == SIGCONT { return }
+    }
+    TerminalSignals.restoreNow()
+    if isFatal {
+        // On to the handler found before (the backtracer, or the default action).
+        sigaction(signal, TerminalSignals.previousActions + Int(signal), nil)
+    } else {
+        // SIGINT, SIGTERM, SIGHUP end the process, SIGTSTP stops it, with the default action.
+        // While this handler runs the signal is blocked: it is delivered when the handler returns.
+        Glibc.signal(signal, SIG_DFL)
+    }
+    raise(signal)
+}

@@ -1,0 +1,40 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The size of the terminal, in character cells.
+public enum TerminalSize {
+    /// The columns and rows of the terminal on `fd`, asked with the `TIOCGWINSZ` ioctl.
+    ///
+    /// The `COLUMNS` and `LINES` environment variables, when they hold positive numbers, take
+    /// the place of the width and the height the terminal reports: that makes headless runs and
+    /// tests deterministic. `nil` when `fd` is no terminal (or one reporting 0×0) and the
+    /// environment does not give both.
+    public static func current(fd: Int32 = 1) -> (columns: Int, rows: Int)? {
+        current(fd: fd) { name in getenv(name).map { String(cString: $0) } }
+    }
+
+    /// ``current(fd:)`` with the environment read through `environment` instead of `getenv`.
+    public static func current(fd: Int32, environment: (String) -> String?) -> (columns: Int, rows: Int)? {
+        let reported = reportedSize(fd: fd)
+        guard let columns = positive(environment("COLUMNS")) ?? reported?.columns,
+              let rows = positive(environment("LINES")) ?? reported?.rows
+        else { return nil }
+        return (columns, rows)
+    }
+
+    /// What the terminal itself reports, ignoring the environment.
+    public static func reportedSize(fd: Int32) -> (columns: Int, rows: Int)? {
+        var size = winsize()
+        let status = withUnsafeMutablePointer(to: &size) { ioctl(fd, UInt(TIOCGWINSZ), $0) }
+        guard status == 0, size.ws_col > 0, size.ws_row > 0 else { return nil }
+        return (Int(size.ws_col), Int(size.ws_row))
+    }
+
+    private static func positive(_ text: String?) -> Int? {
+        guard let text, let value = Int(text), value > 0 else { return nil }
+        return value
+    }
+}
