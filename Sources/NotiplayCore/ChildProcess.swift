@@ -62,6 +62,25 @@ public enum ChildProcess {
         stdout: Output = .discard, stderr: Output = .discard
     ) async -> Result<Termination, SpawnError> {
         if Task.isCancelled { return .failure(SpawnError(message: "cancelled before it started")) }
+        let child: Running
+        switch start(executable, arguments, environment: environment, stdout: stdout, stderr: stderr) {
+        case .success(let started): child = started
+        case .failure(let failure): return .failure(failure)
+        }
+        let termination = await withTaskCancellationHandler {
+            await child.wait()
+        } onCancel: {
+            child.signal(SIGKILL)
+        }
+        return .success(termination)
+    }
+
+    /// Starts `executable` as ``run(_:_:environment:stdout:stderr:)`` does and returns at once;
+    /// the caller waits for it, or signals it, through the returned ``Running``.
+    public static func start(
+        _ executable: String, _ arguments: [String], environment: [String: String] = [:],
+        stdout: Output = .discard, stderr: Output = .discard
+    ) -> Result<Running, SpawnError> {
         let program: String
         if executable.contains("/") {
             program = executable
@@ -136,13 +155,7 @@ public enum ChildProcess {
         guard status == 0 else {
             return .failure(SpawnError(message: String(cString: strerror(status))))
         }
-        let child = Child(pid: pid)
-        let termination = await withTaskCancellationHandler {
-            await child.waitForExit()
-        } onCancel: {
-            child.terminate()
-        }
-        return .success(termination)
+        return .success(Running(pid: pid))
     }
 
     #if os(Linux)
@@ -167,57 +180,63 @@ public enum ChildProcess {
 
 /// A started child: waited for on a thread of its own; killed only while it has not been reaped,
 /// so a kill never reaches a process that reused its id.
-private final class Child: Sendable {
-    let pid: pid_t
-    private let reaped = Mutex(false)
+extension ChildProcess {
+    /// A started child: waited for on a thread of its own; signalled only while it has not been
+    /// reaped, so a signal never reaches a process that reused its id.
+    public final class Running: Sendable {
+        /// Its process id (also its process group's).
+        public let pid: pid_t
+        private let reaped = Mutex(false)
 
-    init(pid: pid_t) {
-        self.pid = pid
-    }
+        init(pid: pid_t) {
+            self.pid = pid
+        }
 
-    func terminate() {
-        reaped.withLock { reaped in
-            // The whole group: what the child started goes too.
-            if !reaped {
-                _ = kill(-pid, SIGKILL)
-                _ = kill(pid, SIGKILL)
+        /// Sends `signal` to the child and its process group, unless it has ended.
+        public func signal(_ signal: Int32) {
+            reaped.withLock { reaped in
+                if !reaped {
+                    _ = kill(-pid, signal)
+                    _ = kill(pid, signal)
+                }
             }
         }
-    }
 
-    func waitForExit() async -> ChildProcess.Termination {
-        await withCheckedContinuation { continuation in
-            let waiter = Unmanaged.passRetained(Waiter(child: self, continuation: continuation)).toOpaque()
-            var thread = pthread_t()
-            if pthread_create(&thread, nil, waitOnThread, waiter) == 0 {
-                pthread_detach(thread)
-            } else {
-                // No thread to spare: wait here (rare; blocks one pool thread until the child ends).
-                _ = waitOnThread(waiter)
+        /// Waits until the child ends and reaps it.
+        public func wait() async -> ChildProcess.Termination {
+            await withCheckedContinuation { continuation in
+                let waiter = Unmanaged.passRetained(Waiter(child: self, continuation: continuation)).toOpaque()
+                var thread = pthread_t()
+                if pthread_create(&thread, nil, waitOnThread, waiter) == 0 {
+                    pthread_detach(thread)
+                } else {
+                    // No thread to spare: wait here (rare; blocks one pool thread until the child ends).
+                    _ = waitOnThread(waiter)
+                }
             }
         }
-    }
 
-    /// Blocks until the child has ended, then reaps it. Runs on the waiting thread.
-    func blockUntilExit() -> ChildProcess.Termination {
-        var info = siginfo_t()
-        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) == -1 && errno == EINTR {}
-        var status: Int32 = 0
-        reaped.withLock { reaped in
-            while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-            reaped = true
+        /// Blocks until the child has ended, then reaps it. Runs on the waiting thread.
+        func blockUntilExit() -> ChildProcess.Termination {
+            var info = siginfo_t()
+            while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) == -1 && errno == EINTR {}
+            var status: Int32 = 0
+            reaped.withLock { reaped in
+                while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+                reaped = true
+            }
+            let signal = status & 0x7F
+            return signal == 0 ? .exited((status >> 8) & 0xFF) : .signaled(signal)
         }
-        let signal = status & 0x7F
-        return signal == 0 ? .exited((status >> 8) & 0xFF) : .signaled(signal)
     }
 }
 
 /// What the waiting thread needs.
 private final class Waiter: Sendable {
-    let child: Child
+    let child: ChildProcess.Running
     let continuation: CheckedContinuation<ChildProcess.Termination, Never>
 
-    init(child: Child, continuation: CheckedContinuation<ChildProcess.Termination, Never>) {
+    init(child: ChildProcess.Running, continuation: CheckedContinuation<ChildProcess.Termination, Never>) {
         self.child = child
         self.continuation = continuation
     }

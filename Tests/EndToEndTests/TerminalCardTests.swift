@@ -18,15 +18,20 @@ struct TerminalCardTests {
         return try #require(card, "the card never showed ▶: \(pane.screenNow)")
     }
 
+    /// The line the shell printed after notiplay ended (`EXIT=0`), not the command line that asks for it.
+    static func exitLine(_ screen: String) -> String? {
+        screen.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.first { $0.hasPrefix("EXIT=") }
+    }
+
     let scratch: URL
     init() throws { scratch = try E2E.scratch() }
 
     func scratchFile(_ name: String) -> String { E2E.shellQuoted(scratch.appendingPathComponent(name).path) }
 
     func expectRestored(_ pane: TmuxPane, exit: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let screen = try pane.waitForScreen { $0.contains("EXIT=") }
+        let screen = try pane.waitForScreen { Self.exitLine($0) != nil }
         let text = try #require(screen, "notiplay did not end: \(pane.screenNow)", sourceLocation: sourceLocation)
-        #expect(text.contains("EXIT=\(exit)"), "\(text)", sourceLocation: sourceLocation)
+        #expect(Self.exitLine(text) == "EXIT=\(exit)", "\(text)", sourceLocation: sourceLocation)
         #expect(text.contains("READY"), "the shell's screen is back (alternate screen left)", sourceLocation: sourceLocation)
         #expect(!text.contains("Voice memo from Sam"), "the card is gone with the alternate screen", sourceLocation: sourceLocation)
         #expect(try pane.value("#{alternate_on}") == "0", sourceLocation: sourceLocation)
@@ -87,7 +92,7 @@ struct TerminalCardTests {
         let lines = text.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
         #expect(lines.count == 1, "\(text)")
         try pane.keys("q")
-        #expect(try pane.waitForScreen { $0.contains("EXIT=0") } != nil)
+        #expect(try pane.waitForScreen { Self.exitLine($0) == "EXIT=0" } != nil)
     }
 
     @Test("a resize lays the card out again")

@@ -1,4 +1,5 @@
 import Foundation
+import NotiplayCore
 import Testing
 
 /// A tmux server of the test's own (its own socket), with one pane running a plain shell: keys
@@ -13,9 +14,8 @@ final class TmuxPane {
         var env = ["PS1": "$ ", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm-256color"]
         for (key, value) in environment { env[key] = value }
         let exports = env.map { "\($0.key)=\(E2E.shellQuoted($0.value))" }.joined(separator: " ")
-        try command(
-            "-f", "/dev/null", "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)",
-            "env -i PATH=/usr/local/bin:/usr/bin:/bin HOME=\(E2E.shellQuoted(NSHomeDirectory())) \(exports) sh")
+        let shell = "env -i PATH=/usr/local/bin:/usr/bin:/bin HOME=\(E2E.shellQuoted(NSHomeDirectory())) \(exports) sh"
+        try command("-f", "/dev/null", "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", shell)
         try command("set-option", "-g", "status", "off")
     }
 
@@ -23,11 +23,34 @@ final class TmuxPane {
         _ = try? command("kill-server")
     }
 
+    /// Runs `tmux -L SOCKET arguments` and returns its standard output.
+    ///
+    /// Through NotiplayCore's ChildProcess, not Foundation's `Process`: the tmux client waits for
+    /// signals from its server, and a child of `Process` inherits the test thread's blocked
+    /// signals (it then waits forever); the server also outlives the client and would hold pipes
+    /// open, so output goes through a file.
     @discardableResult
     func command(_ arguments: String...) throws -> String {
-        let result = try run(tmux, ["-L", socket] + arguments, timeout: 10)
-        guard result.status == 0 else { throw TmuxError(message: "tmux \(arguments.joined(separator: " ")): \(result)") }
-        return result.stdoutText
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString)").path
+        defer { unlink(output) }
+        let done = DispatchSemaphore(value: 0)
+        let box = ResultBox()
+        let tmux = self.tmux
+        let socket = self.socket
+        Task.detached {
+            box.result = await NotiplayCore.ChildProcess.run(tmux, ["-L", socket] + arguments, stdout: .file(output), stderr: .file(output + ".err"))
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + 10) == .success else {
+            throw TmuxError(message: "tmux \(arguments.joined(separator: " ")): no answer in 10 s")
+        }
+        defer { unlink(output + ".err") }
+        let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        guard case .success(let termination)? = box.result, termination.succeeded else {
+            let errors = (try? String(contentsOfFile: output + ".err", encoding: .utf8)) ?? ""
+            throw TmuxError(message: "tmux \(arguments.joined(separator: " ")): \(String(describing: box.result)) \(errors)")
+        }
+        return text
     }
 
     /// Types `text` and presses Enter.
@@ -67,6 +90,11 @@ final class TmuxPane {
         }
         return nil
     }
+}
+
+private final class ResultBox: @unchecked Sendable {
+    // Written once before the semaphore is signalled, read after.
+    var result: Result<NotiplayCore.ChildProcess.Termination, NotiplayCore.ChildProcess.SpawnError>?
 }
 
 struct TmuxError: Error, CustomStringConvertible {

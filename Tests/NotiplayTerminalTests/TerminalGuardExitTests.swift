@@ -50,17 +50,18 @@ struct TerminalGuardExitTests {
         let discard = open("/dev/null", O_WRONLY | O_CLOEXEC)
         defer { close(discard) }
         let child = try ChildProcess.start(
-            [Self.executable(), "--testing-library", "swift-testing", "--filter", "guardChild"],
+            Self.executable(), ["--testing-library", "swift-testing", "--filter", "guardChild"],
             environment: [Self.childVariable: "\(pty.path) \(mode)", "SWIFT_BACKTRACE": "enable=no"],
-            output: discard)
+            stdout: .descriptor(discard), stderr: .descriptor(discard)
+        ).get()
 
         var seen = pty.read(through: "\u{1B}[?25l", timeout: 30)  // entered (and maybe left already)
-        if let signal { child.kill(signal) }
+        if let signal { child.signal(signal) }
         let termination = await Self.wait(for: child, seconds: 30)
         switch way {
         case .exit: #expect(termination == .exited(3))
-        case .crash: #expect(termination == .signalled(SIGILL) || termination == .signalled(SIGTRAP))  // ud2 or brk
-        default: #expect(termination == .signalled(signal ?? 0))
+        case .crash: #expect(termination == .signaled(SIGILL) || termination == .signaled(SIGTRAP))  // ud2 or brk
+        default: #expect(termination == .signaled(signal ?? 0))
         }
         if !seen.contains(Self.leaveSequence) { seen += pty.read(through: Self.leaveSequence) }
         #expect(seen == "\u{1B}[?1049h\u{1B}[?25l" + Self.leaveSequence)
@@ -74,7 +75,7 @@ struct TerminalGuardExitTests {
     }
 
     /// How `child` ended, or `nil` (and it is killed) when it takes longer than `seconds`.
-    static func wait(for child: ChildProcess, seconds: Double) async -> ChildProcess.Termination? {
+    static func wait(for child: ChildProcess.Running, seconds: Double) async -> ChildProcess.Termination? {
         await withTaskGroup(of: ChildProcess.Termination?.self) { group in
             group.addTask { await child.wait() }
             group.addTask {
@@ -82,7 +83,7 @@ struct TerminalGuardExitTests {
                 return nil
             }
             let first = await group.next() ?? nil
-            if first == nil { child.kill(SIGKILL) }
+            if first == nil { child.signal(SIGKILL) }
             group.cancelAll()
             return first
         }

@@ -209,7 +209,7 @@ struct TerminalGuardTests {
     }
 
     /// Continues this process once it has stopped (the test runner has no shell to type `fg`).
-    private func continueWhenStopped() throws -> ChildProcess {
+    private func continueWhenStopped() throws -> ChildProcess.Running {
         let script = """
             i=0
             while [ $i -lt 2000 ]; do
@@ -218,7 +218,7 @@ struct TerminalGuardTests {
             done
             kill -CONT $1
             """
-        return try ChildProcess.start(["/bin/sh", "-c", script, "sh", String(getpid())])
+        return try ChildProcess.start("/bin/sh", ["-c", script, "sh", String(getpid())]).get()
     }
 
     @Test("Ctrl-Z and SIGTSTP: terminal restored, process stopped, taken again on SIGCONT, resumed",
@@ -232,7 +232,7 @@ struct TerminalGuardTests {
             defer { terminal.restore() }
             defer { events.stop() }
             let helper = try continueWhenStopped()
-            defer { helper.kill(SIGKILL) }
+            defer { helper.signal(SIGKILL) }
 
             if how == "ctrl-z" { pty.type([0x1A]) } else { kill(getpid(), SIGTSTP) }
             #expect(try await collector.next(within: 30) == .resumed)
