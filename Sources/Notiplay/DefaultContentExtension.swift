@@ -28,7 +28,8 @@ public final class DefaultContentExtension: TerminalViewController, UNNotificati
                 self?.redraw()
             }
             self.player = player
-            attachmentName = audio.displayName
+            // A fetched file is cached under a hashed name; its identifier keeps the name it had.
+            attachmentName = audio.identifier.isEmpty ? audio.displayName : TerminalText.clean(audio.identifier)
         }
         redraw()
     }
