@@ -54,6 +54,8 @@ public final class PresentationSession {
 
     /// The session presenting now, through which ``MediaPlayer`` reaches the engine.
     static weak var current: PresentationSession?
+    /// Counts the cards presented; a ``MediaPlayer`` plays only while the card it was made for is shown.
+    private(set) var cardNumber = 0
 
     public let app: AppDefinition
     public let registry: ExtensionRegistry
@@ -142,6 +144,7 @@ public final class PresentationSession {
                 "names \(typeName), which is not a registered extension type")
         }
         if self.controller != nil { endCard() }
+        cardNumber += 1
         let controller = factory()
         self.manifest = manifest
         self.controller = controller
@@ -411,6 +414,11 @@ public final class PresentationSession {
         actions = newActions
         log.record("actions", [("identifiers", .string(newActions.map(\.identifier).joined(separator: ",")))])
         onChange?()
+    }
+
+    /// Whether card `number` is on screen: not dismissed, not replaced by another card.
+    func isShowing(card number: Int) -> Bool {
+        number == cardNumber && controller != nil && !isDismissed
     }
 
     /// Closes the card: media stops, the extension is let go.
