@@ -10,6 +10,7 @@ import NotiplayPlayback
 /// ```
 ///
 /// It plays through the presenting session's engine (libmpv); commands run in the order given.
+/// Once its card is dismissed or replaced, its commands are ignored: a closed card stays silent.
 @MainActor
 public final class MediaPlayer {
     /// The file played.
@@ -35,6 +36,8 @@ public final class MediaPlayer {
     private var finished = false
     private var queue: Task<Void, Never>?
     private weak var session: PresentationSession?
+    /// The session's card it was made for.
+    private let card: Int
 
     /// A player for an audio attachment, or `nil` if the attachment is not audio.
     public convenience init?(attachment: UNNotificationAttachment) {
@@ -46,6 +49,7 @@ public final class MediaPlayer {
     public init(file: AudioFile) {
         self.file = file
         self.session = PresentationSession.current
+        card = session?.cardNumber ?? 0
     }
 
     /// Starts or resumes playback (from the start again after the end).
@@ -85,10 +89,13 @@ public final class MediaPlayer {
         let previous = queue
         queue = Task { @MainActor in
             await previous?.value
-            guard let engine = self.session?.engine else {
+            guard let session = self.session else {
                 self.onError?("no presentation is running: a MediaPlayer plays through the presenting session")
                 return
             }
+            // Checked when the command runs: a card closed before that never plays again.
+            guard session.isShowing(card: self.card) else { return }
+            let engine = session.engine
             do {
                 try await command(engine)
             } catch {

@@ -52,8 +52,11 @@ public final class PresentationSession {
         }
     }
 
-    /// The session presenting now, through which ``MediaPlayer`` reaches the engine.
+    /// The session presenting now, through which ``MediaPlayer`` reaches the engine: the newest
+    /// one, or the one that last presented or handled an input (players made then play through it).
     static weak var current: PresentationSession?
+    /// Counts the cards presented; a ``MediaPlayer`` plays only while the card it was made for is shown.
+    private(set) var cardNumber = 0
 
     public let app: AppDefinition
     public let registry: ExtensionRegistry
@@ -123,6 +126,7 @@ public final class PresentationSession {
     /// same extension's ``UNNotificationContentExtension/didReceive(_:)`` again.
     /// - Throws: ``NotiplayError`` if the extension claiming its category has no registered type.
     public func present(_ notification: UNNotification) throws(NotiplayError) {
+        Self.current = self
         let content = notification.request.content
         if let shown = self.notification, !isDismissed, let controller,
             !content.threadIdentifier.isEmpty, shown.request.content.threadIdentifier == content.threadIdentifier
@@ -142,6 +146,7 @@ public final class PresentationSession {
                 "names \(typeName), which is not a registered extension type")
         }
         if self.controller != nil { endCard() }
+        cardNumber += 1
         let controller = factory()
         self.manifest = manifest
         self.controller = controller
@@ -243,6 +248,7 @@ public final class PresentationSession {
     /// Handles what a person did.
     public func handle(_ input: Input) {
         guard !isDismissed, controller != nil else { return }
+        Self.current = self
         switch input {
         case .media:
             activateButton()
@@ -411,6 +417,11 @@ public final class PresentationSession {
         actions = newActions
         log.record("actions", [("identifiers", .string(newActions.map(\.identifier).joined(separator: ",")))])
         onChange?()
+    }
+
+    /// Whether card `number` is on screen: not dismissed, not replaced by another card.
+    func isShowing(card number: Int) -> Bool {
+        number == cardNumber && controller != nil && !isDismissed
     }
 
     /// Closes the card: media stops, the extension is let go.

@@ -32,9 +32,15 @@ extension MPVEngine {
             state.duration = nil
             state.loadedAnnounced = false
 
+        case MPV_EVENT_HOOK:
+            guard let data = event.data, let h = handle else { return }
+            let hook = data.assumingMemoryBound(to: mpv_event_hook.self).pointee
+            if state.current != nil { state.duration = doubleProperty("duration") }
+            mpv_hook_continue(h, hook.id)
+
         case MPV_EVENT_FILE_LOADED:
             guard let item = state.current else { return }
-            let duration = doubleProperty("duration")
+            let duration = doubleProperty("duration") ?? state.duration
             state.duration = duration
             state.loadedAnnounced = true
             emit(.loaded(duration: duration), item: item)

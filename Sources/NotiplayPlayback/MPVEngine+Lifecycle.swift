@@ -73,6 +73,9 @@ extension MPVEngine {
         }
     }
 
+    /// The hook that holds a newly opened file until its duration was read.
+    static let preloadedHook = "on_preloaded"
+
     /// Creates, configures and initializes the handle. Runs on `queue`.
     func start() throws {
         dispatchPrecondition(condition: .onQueue(queue))
@@ -90,6 +93,9 @@ extension MPVEngine {
                     mpv_observe_property(h, property.rawValue, property.name, property.format),
                     "observe \(property.name)")
             }
+            // The duration is read while libmpv waits in this hook: read at FILE_LOADED, it is
+            // gone when an unpaced output has already played the file to its end.
+            try PlaybackFailure.check(mpv_hook_add(h, 0, Self.preloadedHook, 0), "add hook \(Self.preloadedHook)")
         } catch {
             mpv_terminate_destroy(h)
             throw error
