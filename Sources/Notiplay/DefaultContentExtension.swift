@@ -44,16 +44,30 @@ public final class DefaultContentExtension: TerminalViewController, UNNotificati
 
     func redraw() {
         guard let player else {
+            shown = nil
             view.lines = []
             return
         }
         let time = "\(Self.clock(player.position)) / \(player.duration.map(Self.clock) ?? "–:––")"
         let progress = player.duration.map { $0 > 0 ? player.position / $0 : 0 } ?? 0
+        // Position updates come ten times a second; the view changes only when what it shows does
+        // (the clock, or the bar by a step finer than any terminal's width).
+        let shown = Shown(name: attachmentName, time: time, step: Int((progress * 1000).rounded(.down)))
+        guard shown != self.shown else { return }
+        self.shown = shown
         view.elements = [
             Label("   " + attachmentName),
-            ProgressBar(value: progress, style: CellStyle(foreground: .systemTint), label: time),
+            ProgressBar(value: Double(shown.step) / 1000, style: CellStyle(foreground: .systemTint), label: time),
         ]
     }
+
+    private struct Shown: Equatable {
+        var name: String
+        var time: String
+        var step: Int
+    }
+
+    private var shown: Shown?
 
     /// `m:ss` for a number of seconds.
     static func clock(_ seconds: Double) -> String {

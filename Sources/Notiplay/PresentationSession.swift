@@ -485,8 +485,8 @@ public final class PresentationSession {
             log.record("playback", fields)
         default: break
         }
+        // A position update changes the card only through the extension's view (which says so).
         player.handle(event.kind)
-        if case .position = event.kind { onChange?() }
     }
 
     /// Waits until every media command given so far reached the engine, and every app command

@@ -20,6 +20,7 @@ final class TerminalCard {
     private var prompt: (number: Int, title: String, text: String)?
     private var notice: String?
     private var events: TerminalEvents?
+    private var drawPending = false
 
     private init(session: PresentationSession) {
         self.session = session
@@ -54,7 +55,7 @@ final class TerminalCard {
         self.events = events
         defer { events.stop() }
 
-        session.onChange = { [weak self] in self?.draw() }
+        session.onChange = { [weak self] in self?.requestDraw() }
         session.log.observe { [weak self] line in self?.observe(line) }
         // A notice recorded before the card showed (no sound device, a media fetch that failed).
         for line in session.log.events { observe(line) }
@@ -141,13 +142,28 @@ final class TerminalCard {
         }
     }
 
-    /// Draws the card: one write with only what changed.
+    /// Draws once for all the changes of this turn (a key changes the button and the view).
+    private func requestDraw() {
+        guard !drawPending else { return }
+        drawPending = true
+        Task { @MainActor [weak self] in
+            guard let self, self.drawPending else { return }
+            self.draw()
+        }
+    }
+
+    /// Draws the card now: one write with only what changed.
     private func draw() {
+        drawPending = false
         guard terminal.isEntered else { return }
         let promptLine = prompt.map { "\($0.title): \($0.text)" }
         let card = CardLayout.render(session.card(prompt: promptLine, status: notice), width: size.columns)
-        var screen = Grid(width: size.columns, height: size.rows)
-        screen.draw(card, row: 0, column: 0)
+        // The frame is the card itself (the rest of the screen stays blank): a smaller diff.
+        var screen = card
+        if card.height > size.rows {
+            screen = Grid(width: size.columns, height: size.rows)
+            screen.draw(card, row: 0, column: 0)
+        }
         let bytes = renderer.render(screen, mode: colors, glyphs: glyphs)
         if !bytes.isEmpty { writeAll(1, bytes) }
     }

@@ -20,7 +20,9 @@ struct TerminalCardTests {
 
     /// The line the shell printed after notiplay ended (`EXIT=0`), not the command line that asks for it.
     static func exitLine(_ screen: String) -> String? {
-        screen.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.first { $0.hasPrefix("EXIT=") }
+        screen.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.first {
+            $0.hasPrefix("EXIT=") && $0.count > 5 && $0.dropFirst(5).allSatisfy(\.isNumber)
+        }
     }
 
     let scratch: URL
