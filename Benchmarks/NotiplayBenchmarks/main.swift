@@ -133,7 +133,11 @@ do {
 if !payloadOnly {
     let engine = try MPVEngine(output: .null(untimed: false))
     let (button, restart) = try await runtimeLatencies(engine: engine, file: file)
+    let frames = try await keyToFrame(engine: engine, file: file)
     await engine.shutdown()
+    let sorted = frames.sorted()
+    print("card: key → frame bytes (handle, card state, layout 80 columns, diff) median \(format(median(frames) * 1000)) µs, "
+        + "p99 \(format(sorted[sorted.count * 99 / 100] * 1000)) µs [budget 2 ms median, 10 ms p99]")
     print("runtime: key → buttonState median \(format(median(button) * 1000)) µs (max \(format((button.max() ?? 0) * 1000)) µs); "
         + "key → playback started median \(format(median(restart))) ms (max \(format(restart.max() ?? 0)) ms) "
         + "[budgets 1 ms median, 30 ms]")
@@ -176,4 +180,33 @@ func runtimeLatencies(engine: MPVEngine, file: AudioFile) async throws -> ([Doub
     }
     session.close()
     return (button, restart)
+}
+
+/// Media key → the bytes of the next frame, as `deliver` in a terminal does it (without the write).
+@MainActor
+func keyToFrame(engine: MPVEngine, file: AudioFile) async throws -> [Double] {
+    let attachment = try AttachmentValidator().validate(file.path)
+    var content = UNMutableNotificationContent()
+    content.title = "Bench"
+    content.body = "A voice memo"
+    content.attachments = [attachment]
+    let notification = UNNotification(
+        request: UNNotificationRequest(identifier: "frame", content: content, trigger: nil), date: .now)
+    let session = PresentationSession(app: .standard, registry: .empty, types: ExtensionTypes(), engine: engine)
+    try session.present(notification)
+    var renderer = FrameRenderer()
+    _ = renderer.render(CardLayout.render(session.card(), width: 80), mode: .palette256, glyphs: .unicode)
+    var times: [Double] = []
+    var emptyFrames = 0
+    for _ in 0..<400 {
+        let start = clock.now
+        session.handle(.media)
+        let bytes = renderer.render(CardLayout.render(session.card(), width: 80), mode: .palette256, glyphs: .unicode)
+        times.append(ms(clock.now - start))
+        if bytes.isEmpty { emptyFrames += 1 }
+        await Task.yield()
+    }
+    session.close()
+    if emptyFrames > 0 { print("card: \(emptyFrames) of 400 keys changed nothing on the card") }
+    return times
 }
