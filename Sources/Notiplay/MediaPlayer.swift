@@ -77,8 +77,12 @@ public final class MediaPlayer {
         }
     }
 
-    /// Moves to `seconds` from the start.
+    /// Moves to `seconds` from the start; ``position`` says so at once.
     public func seek(to seconds: Double) {
+        if item != nil, !finished {
+            position = seconds
+            onPosition?(seconds)
+        }
         enqueue { engine in
             guard self.item != nil, self.session?.currentPlayer === self else { return }
             try await engine.seek(to: seconds)
@@ -103,6 +107,11 @@ public final class MediaPlayer {
             }
         }
     }
+
+    func isFor(card number: Int) -> Bool { card == number }
+
+    /// Whether a file is loaded and not played to its end.
+    var isLoaded: Bool { item != nil && !finished }
 
     /// Waits until every command given so far was sent to the engine.
     public func settle() async {

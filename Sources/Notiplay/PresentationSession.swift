@@ -36,6 +36,10 @@ public final class PresentationSession {
         case defaultAction
         /// Close the card (Esc or d).
         case dismiss
+        /// Move the card's media to this position, in seconds (when ``canSeek``).
+        case seek(to: Double)
+        /// Move the card's media by this many seconds, back when negative (← and →, when ``canSeek``).
+        case seekBy(Double)
     }
 
     /// Limits and options.
@@ -272,7 +276,31 @@ public final class PresentationSession {
                 forward(UNNotificationDismissActionIdentifier, text: nil)
             }
             dismiss(reason: "user")
+        case .seek(let seconds):
+            seek(to: seconds)
+        case .seekBy(let delta):
+            guard let player = seekablePlayer else { return }
+            seek(to: player.position + delta)
         }
+    }
+
+    /// Whether the card's media can be moved: the extension shows a media button (its type is not
+    /// `.none`, as on iOS, where only then does the system drive its media) and its player has
+    /// loaded the attachment. Extensions without a media button keep control of their own media.
+    public var canSeek: Bool { seekablePlayer != nil }
+
+    private var seekablePlayer: MediaPlayer? {
+        guard buttonType != .none, let player = currentPlayer, player.isLoaded, player.isFor(card: cardNumber) else {
+            return nil
+        }
+        return player
+    }
+
+    private func seek(to seconds: Double) {
+        guard let player = seekablePlayer else { return }
+        var target = max(0, seconds)
+        if let duration = player.duration { target = min(target, duration) }
+        player.seek(to: target)
     }
 
     private func respond(to action: UNNotificationAction, text: String?) {

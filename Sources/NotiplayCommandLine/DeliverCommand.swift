@@ -206,6 +206,8 @@ enum HeadlessKey: Equatable {
             case "esc", "escape", "d": keys.append(.input(.dismiss))
             case "q": keys.append(.quit)
             case "tap": keys.append(.input(.tapContent))
+            case "left", "←": keys.append(.input(.seekBy(-TerminalCard.seekStep)))
+            case "right", "→": keys.append(.input(.seekBy(TerminalCard.seekStep)))
             case "~end": keys.append(.waitForEnd)
             default:
                 if token.count == 1, let digit = Int(token), (1...9).contains(digit) {
@@ -215,7 +217,7 @@ enum HeadlessKey: Equatable {
                 } else {
                     throw NotiplayError(
                         .usage,
-                        "--keys: unknown key '\(TerminalText.clean(String(token)))' (space, p, 1-9, enter, esc, d, q, tap, ~500ms, ~1.5s, ~end)")
+                        "--keys: unknown key '\(TerminalText.clean(String(token)))' (space, p, 1-9, enter, esc, d, q, tap, left, right, ~500ms, ~1.5s, ~end)")
                 }
             }
         }

@@ -7,8 +7,8 @@ import Notiplay
 /// `notiplay deliver` in a terminal: the card drawn and redrawn, keys from the keyboard (SPEC §4).
 ///
 /// Keys: space or p (media button), 1–9 (actions; a text-input action opens a prompt: type, Enter
-/// sends, Esc cancels), Enter (default action), Esc or d (dismiss), t (touch the content), q or
-/// Ctrl-D (quit), Ctrl-C (quit, status 130). The terminal is restored on every way out.
+/// sends, Esc cancels), Enter (default action), Esc or d (dismiss), t (touch the content), ← and →
+/// (5 s back or on, when the card has a media button), q or Ctrl-D (quit), Ctrl-C (quit, status 130). The terminal is restored on every way out.
 @MainActor
 final class TerminalCard {
     private let session: PresentationSession
@@ -21,6 +21,8 @@ final class TerminalCard {
     private var notice: String?
     private var events: TerminalEvents?
     private var drawPending = false
+    /// ← and → move the media by this many seconds, as in mpv.
+    nonisolated static let seekStep = 5.0
 
     private init(session: PresentationSession) {
         self.session = session
@@ -116,6 +118,8 @@ final class TerminalCard {
         case .character("t"): session.handle(.tapContent)
         case .enter: session.handle(.defaultAction)
         case .escape, .character("d"): session.handle(.dismiss)
+        case .left: session.handle(.seekBy(-Self.seekStep))
+        case .right: session.handle(.seekBy(Self.seekStep))
         case .character("q"), .controlD: return 0
         case .controlC: return 130
         case .character(let c):

@@ -204,8 +204,7 @@ extension MPVEngine {
             switch message.log_level {
             case MPV_LOG_LEVEL_FATAL, MPV_LOG_LEVEL_ERROR: .error
             case MPV_LOG_LEVEL_WARN: .warning
-            case MPV_LOG_LEVEL_INFO: .info
-            case MPV_LOG_LEVEL_V: .debug
+            case MPV_LOG_LEVEL_INFO: .debug
             default: .trace
             }
         logger.log(level: level, "[\(prefix)] \(text)", source: "libmpv")

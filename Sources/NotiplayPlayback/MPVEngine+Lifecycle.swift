@@ -130,13 +130,14 @@ extension MPVEngine {
         finishSubscribers()
     }
 
-    /// libmpv's message level matching a logger's level.
+    /// libmpv's message level matching a logger's level. libmpv's own chatter (its `info`
+    /// lines: tracks, outputs, files) is logged at `debug`, its `v` and `debug` lines at `trace`,
+    /// so that a host that logs at `info` (swift-log's default) sees only libmpv's warnings.
     static func mpvLogLevel(for level: Logger.Level) -> String {
         switch level {
         case .trace: "debug"
-        case .debug: "v"
-        case .info, .notice: "info"
-        case .warning: "warn"
+        case .debug: "info"
+        case .info, .notice, .warning: "warn"
         case .error: "error"
         case .critical: "fatal"
         }

@@ -267,7 +267,7 @@ private final class EventReader: @unchecked Sendable {
                 continuation.yield(.interrupted(signal))
                 return false
             case SIGTSTP:
-                stopProcess()
+                stopProcess(group: false)
             case SIGCONT:
                 let continues = TerminalSignals.continues.load(ordering: .acquiring)
                 if continues != answeredContinues {
@@ -290,7 +290,9 @@ private final class EventReader: @unchecked Sendable {
     private func deliver(_ keys: [Key]) {
         for key in keys {
             if key == .controlZ && suspendsOnControlZ {
-                stopProcess()
+                // The group stops only when it is the terminal's foreground group, the one the
+                // terminal driver would have stopped.
+                stopProcess(group: tcgetpgrp(input) == getpgrp())
             } else {
                 continuation.yield(.key(key))
             }
@@ -298,15 +300,23 @@ private final class EventReader: @unchecked Sendable {
     }
 
     /// Gives the terminal back, stops the process as SIGTSTP's default action does, and takes
-    /// the terminal again once continued.
-    private func stopProcess() {
+    /// the terminal again once continued. For Ctrl-Z read in raw mode from the controlling
+    /// terminal (`group`), the whole foreground process group stops, as the terminal driver would
+    /// stop it in cooked mode: a shell job such
+    /// as `( notiplay …; echo done )` stops as one, and the shell says so. A SIGTSTP reached the
+    /// group already.
+    private func stopProcess(group: Bool) {
         let continuesBefore = TerminalSignals.continues.load(ordering: .acquiring)
         terminal?.suspend()
         var defaultAction = sigaction()
         var ours = sigaction()
         sigemptyset(&defaultAction.sa_mask)
         sigaction(SIGTSTP, &defaultAction, &ours)  // a zeroed handler is SIG_DFL
-        raise(SIGTSTP)  // the whole process stops here until SIGCONT
+        if group {
+            kill(0, SIGTSTP)  // delivered to this thread before kill returns: we stop here too
+        } else {
+            raise(SIGTSTP)  // the whole process stops here until SIGCONT
+        }
         sigaction(SIGTSTP, &ours, nil)
         // The SIGCONT that continued us is answered here, whether its handler ran already or
         // runs later. (Were the stop discarded — an orphaned process group — no SIGCONT comes,

@@ -7,13 +7,16 @@ import Testing
 struct TerminalCardTests {
     /// Runs `notiplay deliver` of the voice memo in a fresh pane, after saving the terminal's
     /// settings; returns the pane once the card shows ▶.
-    func startCard(_ pane: TmuxPane, extra: String = "") throws -> String {
+    /// With `asJob`, notiplay and the line that reports its status run as one job (a subshell), so
+    /// that Ctrl-Z stops both and `fg` resumes both.
+    func startCard(_ pane: TmuxPane, extra: String = "", asJob: Bool = false) throws -> String {
         let bin = try E2E.binary()
         try pane.type("stty -g > \(scratchFile("before")); echo READY")
         _ = try pane.waitForScreen { $0.contains("READY") }
-        try pane.type(
+        let deliver =
             "\(E2E.shellQuoted(bin)) deliver \(E2E.shellQuoted(E2E.media("voice-memo.apns"))) --attach \(E2E.shellQuoted(E2E.media("voice-memo.m4a"))) --audio null \(extra); "
-                + "echo \"EXIT=$?\"; stty -g > \(scratchFile("after"))")
+            + "echo \"EXIT=$?\""
+        try pane.type((asJob ? "( \(deliver) )" : deliver) + "; stty -g > \(scratchFile("after"))")
         let card = try pane.waitForScreen { $0.contains("▶") && $0.contains("Voice memo from Sam") }
         return try #require(card, "the card never showed ▶: \(pane.screenNow)")
     }
@@ -56,6 +59,53 @@ struct TerminalCardTests {
         #expect(moved != nil, "the position did not move: \(pane.screenNow)")
         try pane.keys("Space")
         #expect(try pane.waitForScreen { $0.contains("▶") && !$0.contains("⏸") } != nil)
+        try pane.keys("q")
+        try expectRestored(pane, exit: "0")
+    }
+
+    @Test("→ moves the clock 5 s on and ← back, playing or paused")
+    func seekKeys() throws {
+        defer { E2E.remove(scratch) }
+        let pane = try TmuxPane()
+        _ = try startCard(pane)
+        try pane.keys("Space")
+        #expect(try pane.waitForScreen { $0.contains("⏸") } != nil, "\(pane.screenNow)")
+        try pane.keys("Right")
+        // Playing in real time, the clock cannot reach 0:05 within 3 s by itself.
+        let on = try pane.waitForScreen(timeout: 3) { $0.contains("0:05 /") || $0.contains("0:06 /") }
+        #expect(on != nil, "→ did not move the clock on: \(pane.screenNow)")
+        try pane.keys("Space")
+        #expect(try pane.waitForScreen { $0.contains("▶") && !$0.contains("⏸") } != nil)
+        try pane.keys("Left")
+        let back = try pane.waitForScreen(timeout: 3) { $0.contains("0:00 /") || $0.contains("0:01 /") }
+        #expect(back != nil, "← did not move the clock back: \(pane.screenNow)")
+        #expect(pane.screenNow.contains("▶"), "still paused")
+        try pane.keys("q")
+        try expectRestored(pane, exit: "0")
+    }
+
+    @Test("Ctrl-Z gives the terminal back as it was; fg draws the card again")
+    func suspendAndResume() throws {
+        defer { E2E.remove(scratch) }
+        let pane = try TmuxPane()
+        _ = try startCard(pane, asJob: true)
+        try pane.keys("C-z")
+        let stopped = try pane.waitForScreen { $0.contains("Stopped") }
+        let text = try #require(stopped, "Ctrl-Z did not stop the job: \(pane.screenNow)")
+        #expect(text.contains("READY"), "the shell's screen is back")
+        #expect(try pane.value("#{alternate_on}") == "0")
+        #expect(try pane.value("#{cursor_flag}") == "1")
+        try pane.type("stty -g > \(scratchFile("suspended")); echo SUSPENDED")
+        _ = try pane.waitForScreen { $0.contains("SUSPENDED") }
+        let before = try String(contentsOf: scratch.appendingPathComponent("before"), encoding: .utf8)
+        let suspended = try String(contentsOf: scratch.appendingPathComponent("suspended"), encoding: .utf8)
+        #expect(before == suspended, "termios restored while suspended")
+        try pane.type("fg")
+        let again = try pane.waitForScreen { $0.contains("Voice memo from Sam") && $0.contains("▶") && !$0.contains("SUSPENDED") }
+        #expect(again != nil, "fg did not draw the card again: \(pane.screenNow)")
+        #expect(try pane.value("#{alternate_on}") == "1")
+        try pane.keys("Space")
+        #expect(try pane.waitForScreen { $0.contains("⏸") } != nil, "keys work after fg: \(pane.screenNow)")
         try pane.keys("q")
         try expectRestored(pane, exit: "0")
     }
