@@ -7,7 +7,7 @@ playing the same generated 14 s WAV:
     notiplay deliver PAYLOAD --audio null        (space pressed: the card redraws position/progress)
     mpv --no-config --no-video --ao=null FILE    (its terminal status line on, as by default)
 
-CPU time is user+system from /proc/PID/stat, sampled 1 s after playback starts and 10 s later.
+CPU time is the sum of the threads' scheduler run time (/proc/PID/task/*/schedstat, in ns), sampled 1 s after playback starts and 10 s later.
 Runs each ROUNDS times, alternating, and prints the medians. Exit 0 if notiplay's median is at
 most mpv's, 1 if not, 2 if something could not run. Standard library, tmux and mpv only.
 
@@ -45,9 +45,16 @@ def tmux(sock, *args):
 
 
 def cpu_seconds(pid):
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICK
+    """CPU time of every thread of `pid`, from the scheduler's nanosecond counts (schedstat),
+    plus what threads that already ended left in /proc/PID/stat (10 ms ticks)."""
+    total = 0
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{task}/schedstat") as f:
+                total += int(f.read().split()[0])
+        except OSError:
+            pass  # the thread ended meanwhile
+    return total / 1e9
 
 
 def child_pid(shell_pid, name):
@@ -100,9 +107,9 @@ def main():
         for round in range(args.rounds):
             ours.append(measure(f"{args.bin} deliver {payload} --audio null", ["Space"], f"bench-n{round}", "Long memo"))
             theirs.append(measure(f"mpv --no-config --no-video --ao=null {wav}", [], f"bench-m{round}", "A:"))
-            print(f"round {round + 1}: notiplay {ours[-1]:.2f} s CPU, mpv {theirs[-1]:.2f} s CPU (over 10 s)", flush=True)
+            print(f"round {round + 1}: notiplay {ours[-1]:.3f} s CPU, mpv {theirs[-1]:.3f} s CPU (over 10 s)", flush=True)
     a, b = statistics.median(ours), statistics.median(theirs)
-    print(f"median CPU over 10 s of playback: notiplay card {a:.2f} s ({a * 10:.1f} %), mpv status line {b:.2f} s ({b * 10:.1f} %)")
+    print(f"median CPU over 10 s of playback: notiplay card {a:.3f} s ({a * 10:.2f} %), mpv status line {b:.3f} s ({b * 10:.2f} %)")
     print("budget: notiplay <= mpv:", "met" if a <= b else "NOT met")
     return 0 if a <= b else 1
 

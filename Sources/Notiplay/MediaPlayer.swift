@@ -27,7 +27,7 @@ public final class MediaPlayer {
     public var onPause: (@MainActor () -> Void)?
     /// Called when the audio played to its end.
     public var onFinish: (@MainActor () -> Void)?
-    /// Called as the position moves while playing (about ten times a second).
+    /// Called as the position moves while playing (four times a second), and after a seek.
     public var onPosition: (@MainActor (Double) -> Void)?
     /// Called with a message when the file cannot be played.
     public var onError: (@MainActor (String) -> Void)?

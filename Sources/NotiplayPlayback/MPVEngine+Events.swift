@@ -148,6 +148,9 @@ extension MPVEngine {
             else { return }
             let position = data.assumingMemoryBound(to: Double.self).pointee
             if !state.playing { state.restartPosition = position }
+            let now = ContinuousClock.now
+            if state.playing, let sent = state.positionSent, now - sent < positionInterval { return }
+            state.positionSent = now
             emit(.position(position), item: item)
         case .duration:
             guard change.format == MPV_FORMAT_DOUBLE, let data = change.data,

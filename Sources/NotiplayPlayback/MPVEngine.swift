@@ -60,15 +60,28 @@ public final class MPVEngine: PlaybackEngine, @unchecked Sendable {
         var duration: Double?
         var loadedAnnounced = false
         var fallbackAnnounced = false
+        /// When the last `position` event went out.
+        var positionSent: ContinuousClock.Instant?
     }
+
+    /// While audio plays, `position` events go out at most this often (libmpv reports a new
+    /// position with every block of audio, 15 to 50 times a second; each event wakes every
+    /// subscriber). While paused or seeking, every change goes out.
+    public let positionInterval: Duration
 
     /// Creates a player with its own libmpv handle.
     /// - Parameters:
     ///   - output: Where rendered audio goes.
     ///   - logger: Receives libmpv's own messages (which never reach the terminal directly).
+    ///   - positionInterval: The least time between two `position` events while audio plays
+    ///     (default 250 ms).
     /// - Throws: ``PlaybackFailure`` if libmpv cannot be created or refuses an option.
-    public init(output: AudioOutput, logger: Logger = Logger(label: "notiplay.playback")) throws {
+    public init(
+        output: AudioOutput, logger: Logger = Logger(label: "notiplay.playback"),
+        positionInterval: Duration = .milliseconds(250)
+    ) throws {
         self.output = output
+        self.positionInterval = positionInterval
         self.logger = logger
         let box = WakeupBox()
         wakeupBox = Unmanaged.passRetained(box)

@@ -86,7 +86,7 @@ public struct PlaybackEvent: Sendable, Equatable {
         case started(position: Double)
         /// Audio stopped at this position because of a pause.
         case paused(position: Double)
-        /// The playback position moved (about every 100 ms while playing, and after seeks).
+        /// The playback position moved (a few times a second while playing, and after seeks).
         case position(Double)
         /// The duration became known or changed.
         case duration(Double)

@@ -9,16 +9,16 @@ struct TerminalCardTests {
     /// settings; returns the pane once the card shows ▶.
     /// With `asJob`, notiplay and the line that reports its status run as one job (a subshell), so
     /// that Ctrl-Z stops both and `fg` resumes both.
-    func startCard(_ pane: TmuxPane, extra: String = "", asJob: Bool = false) throws -> String {
+    func startCard(_ pane: TmuxPane, extra: String = "", asJob: Bool = false) async throws -> String {
         let bin = try E2E.binary()
-        try pane.type("stty -g > \(scratchFile("before")); echo READY")
-        _ = try pane.waitForScreen { $0.contains("READY") }
+        try await pane.type("stty -g > \(scratchFile("before")); echo READY")
+        _ = try await pane.waitForScreen { $0.contains("READY") }
         let deliver =
             "\(E2E.shellQuoted(bin)) deliver \(E2E.shellQuoted(E2E.media("voice-memo.apns"))) --attach \(E2E.shellQuoted(E2E.media("voice-memo.m4a"))) --audio null \(extra); "
             + "echo \"EXIT=$?\""
-        try pane.type((asJob ? "( \(deliver) )" : deliver) + "; stty -g > \(scratchFile("after"))")
-        let card = try pane.waitForScreen { $0.contains("▶") && $0.contains("Voice memo from Sam") }
-        return try #require(card, "the card never showed ▶: \(pane.screenNow)")
+        try await pane.type((asJob ? "( \(deliver) )" : deliver) + "; stty -g > \(scratchFile("after"))")
+        let card = try await pane.expectScreen("the card never showed ▶") { $0.contains("▶") && $0.contains("Voice memo from Sam") }
+        return try #require(card)
     }
 
     /// The line the shell printed after notiplay ended (`EXIT=0`), not the command line that asks for it.
@@ -33,95 +33,94 @@ struct TerminalCardTests {
 
     func scratchFile(_ name: String) -> String { E2E.shellQuoted(scratch.appendingPathComponent(name).path) }
 
-    func expectRestored(_ pane: TmuxPane, exit: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let screen = try pane.waitForScreen { Self.exitLine($0) != nil }
-        let text = try #require(screen, "notiplay did not end: \(pane.screenNow)", sourceLocation: sourceLocation)
+    func expectRestored(_ pane: TmuxPane, exit: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let screen = try await pane.expectScreen("notiplay did not end", sourceLocation: sourceLocation) { Self.exitLine($0) != nil }
+        let text = try #require(screen, sourceLocation: sourceLocation)
         #expect(Self.exitLine(text) == "EXIT=\(exit)", "\(text)", sourceLocation: sourceLocation)
         #expect(text.contains("READY"), "the shell's screen is back (alternate screen left)", sourceLocation: sourceLocation)
         #expect(!text.contains("Voice memo from Sam"), "the card is gone with the alternate screen", sourceLocation: sourceLocation)
-        #expect(try pane.value("#{alternate_on}") == "0", sourceLocation: sourceLocation)
-        #expect(try pane.value("#{cursor_flag}") == "1", "cursor shown again", sourceLocation: sourceLocation)
-        _ = try pane.waitForScreen { _ in FileManager.default.fileExists(atPath: scratch.appendingPathComponent("after").path) }
+        #expect(try await pane.value("#{alternate_on}") == "0", sourceLocation: sourceLocation)
+        #expect(try await pane.value("#{cursor_flag}") == "1", "cursor shown again", sourceLocation: sourceLocation)
+        _ = try await pane.waitForScreen { _ in FileManager.default.fileExists(atPath: scratch.appendingPathComponent("after").path) }
         let before = try String(contentsOf: scratch.appendingPathComponent("before"), encoding: .utf8)
         let after = try String(contentsOf: scratch.appendingPathComponent("after"), encoding: .utf8)
         #expect(before == after, "termios restored", sourceLocation: sourceLocation)
     }
 
     @Test("space flips ▶ to ⏸ and back; q quits and the terminal is restored")
-    func playPauseQuit() throws {
+    func playPauseQuit() async throws {
         defer { E2E.remove(scratch) }
-        let pane = try TmuxPane()
-        _ = try startCard(pane)
-        try pane.keys("Space")
-        let playing = try pane.waitForScreen { $0.contains("⏸") }
-        #expect(playing != nil, "space did not flip the glyph: \(pane.screenNow)")
-        let moved = try pane.waitForScreen { $0.contains("0:01 /") }
-        #expect(moved != nil, "the position did not move: \(pane.screenNow)")
-        try pane.keys("Space")
-        #expect(try pane.waitForScreen { $0.contains("▶") && !$0.contains("⏸") } != nil)
-        try pane.keys("q")
-        try expectRestored(pane, exit: "0")
+        let pane = try await TmuxPane()
+        _ = try await startCard(pane)
+        try await pane.keys("Space")
+        try await pane.expectScreen("space did not flip the glyph") { $0.contains("⏸") }
+        try await pane.expectScreen("the position did not move") { $0.contains("0:01 /") }
+        try await pane.keys("Space")
+        #expect(try await pane.waitForScreen { $0.contains("▶") && !$0.contains("⏸") } != nil)
+        try await pane.keys("q")
+        try await expectRestored(pane, exit: "0")
     }
 
     @Test("→ moves the clock 5 s on and ← back, playing or paused")
-    func seekKeys() throws {
+    func seekKeys() async throws {
         defer { E2E.remove(scratch) }
-        let pane = try TmuxPane()
-        _ = try startCard(pane)
-        try pane.keys("Space")
-        #expect(try pane.waitForScreen { $0.contains("⏸") } != nil, "\(pane.screenNow)")
-        try pane.keys("Right")
+        let pane = try await TmuxPane()
+        _ = try await startCard(pane)
+        try await pane.keys("Space")
+        try await pane.expectScreen("space did not flip the glyph") { $0.contains("⏸") }
+        try await pane.keys("Right")
         // Playing in real time, the clock cannot reach 0:05 within 3 s by itself.
-        let on = try pane.waitForScreen(timeout: 3) { $0.contains("0:05 /") || $0.contains("0:06 /") }
-        #expect(on != nil, "→ did not move the clock on: \(pane.screenNow)")
-        try pane.keys("Space")
-        #expect(try pane.waitForScreen { $0.contains("▶") && !$0.contains("⏸") } != nil)
-        try pane.keys("Left")
-        let back = try pane.waitForScreen(timeout: 3) { $0.contains("0:00 /") || $0.contains("0:01 /") }
-        #expect(back != nil, "← did not move the clock back: \(pane.screenNow)")
-        #expect(pane.screenNow.contains("▶"), "still paused")
-        try pane.keys("q")
-        try expectRestored(pane, exit: "0")
+        try await pane.expectScreen("→ did not move the clock on", timeout: 3) { $0.contains("0:05 /") || $0.contains("0:06 /") }
+        try await pane.keys("Space")
+        #expect(try await pane.waitForScreen { $0.contains("▶") && !$0.contains("⏸") } != nil)
+        try await pane.keys("Left")
+        let back = try await pane.expectScreen("← did not move the clock back", timeout: 3) {
+            $0.contains("0:00 /") || $0.contains("0:01 /")
+        }
+        #expect(back?.contains("▶") == true, "still paused")
+        try await pane.keys("q")
+        try await expectRestored(pane, exit: "0")
     }
 
     @Test("Ctrl-Z gives the terminal back as it was; fg draws the card again")
-    func suspendAndResume() throws {
+    func suspendAndResume() async throws {
         defer { E2E.remove(scratch) }
-        let pane = try TmuxPane()
-        _ = try startCard(pane, asJob: true)
-        try pane.keys("C-z")
-        let stopped = try pane.waitForScreen { $0.contains("Stopped") }
-        let text = try #require(stopped, "Ctrl-Z did not stop the job: \(pane.screenNow)")
+        let pane = try await TmuxPane()
+        _ = try await startCard(pane, asJob: true)
+        try await pane.keys("C-z")
+        let stopped = try await pane.expectScreen("Ctrl-Z did not stop the job") { $0.contains("Stopped") }
+        let text = try #require(stopped)
         #expect(text.contains("READY"), "the shell's screen is back")
-        #expect(try pane.value("#{alternate_on}") == "0")
-        #expect(try pane.value("#{cursor_flag}") == "1")
-        try pane.type("stty -g > \(scratchFile("suspended")); echo SUSPENDED")
-        _ = try pane.waitForScreen { $0.contains("SUSPENDED") }
+        #expect(try await pane.value("#{alternate_on}") == "0")
+        #expect(try await pane.value("#{cursor_flag}") == "1")
+        try await pane.type("stty -g > \(scratchFile("suspended")); echo SUSPENDED")
+        _ = try await pane.waitForScreen { $0.contains("SUSPENDED") }
         let before = try String(contentsOf: scratch.appendingPathComponent("before"), encoding: .utf8)
         let suspended = try String(contentsOf: scratch.appendingPathComponent("suspended"), encoding: .utf8)
         #expect(before == suspended, "termios restored while suspended")
-        try pane.type("fg")
-        let again = try pane.waitForScreen { $0.contains("Voice memo from Sam") && $0.contains("▶") && !$0.contains("SUSPENDED") }
-        #expect(again != nil, "fg did not draw the card again: \(pane.screenNow)")
-        #expect(try pane.value("#{alternate_on}") == "1")
-        try pane.keys("Space")
-        #expect(try pane.waitForScreen { $0.contains("⏸") } != nil, "keys work after fg: \(pane.screenNow)")
-        try pane.keys("q")
-        try expectRestored(pane, exit: "0")
+        try await pane.type("fg")
+        try await pane.expectScreen("fg did not draw the card again") {
+            $0.contains("Voice memo from Sam") && $0.contains("▶") && !$0.contains("SUSPENDED")
+        }
+        #expect(try await pane.value("#{alternate_on}") == "1")
+        try await pane.keys("Space")
+        try await pane.expectScreen("keys do not work after fg") { $0.contains("⏸") }
+        try await pane.keys("q")
+        try await expectRestored(pane, exit: "0")
     }
 
     @Test("every way out restores the terminal", arguments: ["C-c", "SIGINT", "SIGTERM", "SIGHUP", "C-d"])
-    func waysOut(_ way: String) throws {
+    func waysOut(_ way: String) async throws {
         defer { E2E.remove(scratch) }
-        let pane = try TmuxPane()
-        _ = try startCard(pane)
+        let pane = try await TmuxPane()
+        _ = try await startCard(pane)
         let expected: String
         switch way {
         case "C-c", "C-d":
-            try pane.keys(way)
+            try await pane.keys(way)
             expected = way == "C-c" ? "130" : "0"
         default:
-            let pid = try pane.value("#{pane_pid}")
+            let pid = try await pane.value("#{pane_pid}")
             let signal = String(way.dropFirst(3))
             // The shell's child is notiplay.
             let child = try run("/usr/bin/pgrep", ["-P", pid, "-f", "notiplay"], timeout: 5).stdoutText
@@ -130,35 +129,34 @@ struct TerminalCardTests {
             _ = try run("/bin/kill", ["-\(signal)", child], timeout: 5)
             expected = ["SIGINT": "130", "SIGTERM": "143", "SIGHUP": "129"][way]!
         }
-        try expectRestored(pane, exit: expected)
+        try await expectRestored(pane, exit: expected)
     }
 
     @Test("a pane narrower than 30 columns shows one compact line, not garbage")
-    func narrow() throws {
+    func narrow() async throws {
         defer { E2E.remove(scratch) }
-        let pane = try TmuxPane(columns: 24, rows: 10)
+        let pane = try await TmuxPane(columns: 24, rows: 10)
         let bin = try E2E.binary()
-        try pane.type("\(E2E.shellQuoted(bin)) deliver \(E2E.shellQuoted(E2E.media("voice-memo.apns"))) --attach \(E2E.shellQuoted(E2E.media("voice-memo.m4a"))) --audio null; echo \"EXIT=$?\"")
-        let screen = try pane.waitForScreen { $0.contains("▶ ") }
-        let text = try #require(screen, "\(pane.screenNow)")
+        try await pane.type("\(E2E.shellQuoted(bin)) deliver \(E2E.shellQuoted(E2E.media("voice-memo.apns"))) --attach \(E2E.shellQuoted(E2E.media("voice-memo.m4a"))) --audio null; echo \"EXIT=$?\"")
+        let screen = try await pane.expectScreen("no compact line") { $0.contains("▶ ") }
+        let text = try #require(screen)
         let lines = text.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
         #expect(lines.count == 1, "\(text)")
-        try pane.keys("q")
-        #expect(try pane.waitForScreen { Self.exitLine($0) == "EXIT=0" } != nil)
+        try await pane.keys("q")
+        #expect(try await pane.waitForScreen { Self.exitLine($0) == "EXIT=0" } != nil)
     }
 
     @Test("a resize lays the card out again")
-    func resize() throws {
+    func resize() async throws {
         defer { E2E.remove(scratch) }
-        let pane = try TmuxPane(columns: 80, rows: 24)
-        _ = try startCard(pane)
-        let wide = try pane.screen().split(separator: "\n").first { $0.contains("┌") }.map(String.init) ?? ""
-        try pane.command("resize-window", "-x", "50", "-y", "24")
-        let narrower = try pane.waitForScreen { screen in
+        let pane = try await TmuxPane(columns: 80, rows: 24)
+        _ = try await startCard(pane)
+        let wide = try await pane.screen().split(separator: "\n").first { $0.contains("┌") }.map(String.init) ?? ""
+        try await pane.command("resize-window", "-x", "50", "-y", "24")
+        try await pane.expectScreen("not laid out again at 50 columns (was \(wide.count))") { screen in
             screen.split(separator: "\n").contains { $0.contains("┌") && $0.hasSuffix("┐") && $0.count == 50 }
         }
-        #expect(narrower != nil, "not laid out again at 50 columns (was \(wide.count)): \(pane.screenNow)")
-        try pane.keys("q")
-        try expectRestored(pane, exit: "0")
+        try await pane.keys("q")
+        try await expectRestored(pane, exit: "0")
     }
 }

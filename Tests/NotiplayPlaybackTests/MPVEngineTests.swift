@@ -50,7 +50,10 @@ struct MPVEngineTests {
         try await engine.seek(to: 1.5)
         try await engine.play()
         let started = try await events.next { $0.item == item && $0.kind.isStarted }
-        #expect(started.kind == .started(position: 1.5))
+        // Where the seek landed: 1.5 s, or the sample libmpv reports for it (66,149 / 44,100 s)
+        // when its `time-pos` came before the play.
+        guard case .started(let position) = started.kind else { return }
+        #expect(abs(position - 1.5) < 0.001, "started at \(position)")
         #expect(try await events.end(of: item) == .endOfFile)
         await engine.shutdown()
         let captured = try WAVFile(contentsOf: out)
