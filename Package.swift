@@ -6,6 +6,8 @@ import PackageDescription
 //   NotiplayPlayback  the libmpv engine behind `PlaybackEngine`  (the only importer of CMPV)
 //   NotiplayTerminal  cells, widths, grids, the frame renderer, the terminal guard, key input
 //   Notiplay          the extension API and runtime: what an extension author imports
+//   NotiplayScript    the `.playback` language: its steps and parser   (no runtime)
+//   NotiplayTesting   the test host an author drives from Swift Testing, and the script runner
 //   NotiplayCommandLine  the whole command line as a library (its own small parser: see
 //                        CommandLineParser.swift), so an author's package gets it from one call
 //   notiplay          the executable: NotiplayCLI.main() with the built-in extension types
@@ -19,6 +21,8 @@ let package = Package(
         .library(name: "NotiplayTerminal", targets: ["NotiplayTerminal"]),
         .library(name: "Notiplay", targets: ["Notiplay"]),
         .library(name: "NotiplayCommandLine", targets: ["NotiplayCommandLine"]),
+        .library(name: "NotiplayScript", targets: ["NotiplayScript"]),
+        .library(name: "NotiplayTesting", targets: ["NotiplayTesting"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -54,6 +58,11 @@ let package = Package(
                 "NotiplayPlayback",
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        .target(name: "NotiplayScript", dependencies: ["NotiplayCore"]),
+        .target(
+            name: "NotiplayTesting",
+            dependencies: ["Notiplay", "NotiplayCore", "NotiplayPlayback", "NotiplayTerminal", "NotiplayScript"]
         ),
         .executableTarget(name: "notiplay", dependencies: ["NotiplayCommandLine"]),
         .executableTarget(

@@ -260,21 +260,3 @@ enum HeadlessKey: Equatable {
         }
     }
 }
-
-extension Path {
-    /// The folder holding `path` (`.` for a bare name).
-    static func directory(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
-    }
-
-    /// The file's name without folder and extension.
-    static func stem(_ path: String) -> String {
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
-        return String(name[..<dot])
-    }
-}
-
-/// Path helpers for the command line.
-enum Path {}

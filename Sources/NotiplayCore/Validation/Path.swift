@@ -5,16 +5,23 @@ import Darwin
 #endif
 
 /// Small path helpers (the core module does without Foundation).
-enum Path {
+public enum Path {
     /// The folder part of `path` (`.` when there is none).
-    static func directory(of path: String) -> String {
+    public static func directory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         if slash == path.startIndex { return "/" }
         return String(path[..<slash])
     }
 
+    /// The file's name without its folder and extension (`memo` for `a/memo.apns`).
+    public static func stem(_ path: String) -> String {
+        let name = lastComponent(path)
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
+        return String(name[..<dot])
+    }
+
     /// The last component of `path`, trailing slashes ignored.
-    static func lastComponent(_ path: String) -> String {
+    public static func lastComponent(_ path: String) -> String {
         var trimmed = Substring(path)
         while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
         guard let slash = trimmed.lastIndex(of: "/") else { return String(trimmed) }
@@ -22,7 +29,7 @@ enum Path {
     }
 
     /// `path` if absolute, else `base/path`.
-    static func resolve(_ path: String, against base: String) -> String {
+    public static func resolve(_ path: String, against base: String) -> String {
         if path.hasPrefix("/") { return path }
         if base == "." || base.isEmpty { return path }
         return base.hasSuffix("/") ? base + path : base + "/" + path

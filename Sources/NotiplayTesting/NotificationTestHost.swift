@@ -1,0 +1,317 @@
+import Notiplay
+import NotiplayPlayback
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Where a test host's audio goes.
+public enum TestAudio: Sendable, Equatable {
+    /// libmpv's `null` output, faster than real time: media plays to its end at once. For tests
+    /// that do not depend on real time.
+    case untimed
+    /// libmpv's `null` output in real time.
+    case realTime
+    /// libmpv's `pcm` output written to `path`, so that ``NotificationTestHost/heardSeconds()``
+    /// can tell how much audio was rendered.
+    case capture(path: String)
+}
+
+/// A test failure of a ``NotificationTestHost`` call: what was expected, and the last events.
+public struct TestHostFailure: Error, Sendable, CustomStringConvertible {
+    /// What went wrong.
+    public var message: String
+    /// The last events before the failure (at most ten), as JSON lines.
+    public var lastEvents: [String]
+
+    /// A failure saying `message`, with `lastEvents`.
+    public init(_ message: String, lastEvents: [String] = []) {
+        self.message = message
+        self.lastEvents = lastEvents
+    }
+
+    public var description: String {
+        lastEvents.isEmpty ? message : message + "\nlast events:\n" + lastEvents.map { "  " + $0 }.joined(separator: "\n")
+    }
+}
+
+/// Presents notifications to content extensions headless, on real libmpv, for tests: deliver a
+/// payload, press the media button or an action, wait for events, and check what the extension
+/// did, what the card shows and what audio was rendered.
+///
+/// Drive it from Swift Testing in an extension author's own package:
+///
+/// ```swift
+/// @Test @MainActor func playsTheMemo() async throws {
+///     var types = ExtensionTypes()
+///     types.register(MemoViewController.self, as: "Memo.MemoViewController")
+///     let host = try NotificationTestHost(app: "Tests/Fixtures/Memo.app.json", types: types)
+///     defer { Task { await host.close() } }
+///     try await host.deliver(payload: "Tests/Fixtures/memo.apns")
+///     try host.press(.play)
+///     try await host.waitEnd()
+///     #expect(host.buttonState == .play)
+///     #expect(host.events(named: "mediaPlayingPaused").count == 1)
+/// }
+/// ```
+///
+/// Each host has its own libmpv engine and session; hosts run side by side.
+@MainActor
+public final class NotificationTestHost {
+    /// What a press of the media button expects to see first.
+    public enum Press: Sendable {
+        /// Whatever the button shows.
+        case media
+        /// The button must show ▶.
+        case play
+        /// The button must show ⏸.
+        case pause
+    }
+
+    /// The event log of everything presented.
+    public let log: EventLog
+    /// The session presenting.
+    public let session: PresentationSession
+    /// Where audio goes.
+    public let audio: TestAudio
+    /// The card's width and height for ``screen()`` (a `resize`).
+    public var columns = 60
+    /// The height for ``screen()``.
+    public var rows = 24
+    /// How long ``wait(until:timeout:)`` waits by default.
+    public var defaultTimeout: Duration = .seconds(5)
+
+    let engine: MPVEngine
+    private let types: ExtensionTypes
+    private let registry: ExtensionRegistry
+    private var cursor = 0
+    private var closed = false
+
+    /// A host for the app described by the app file at `appFile` (or a plain app), with the
+    /// extensions of `extensionsDirectory` (default: the app file's) implemented by `types`.
+    /// - Throws: ``NotiplayError`` for a bad app file, an extension folder that cannot be loaded,
+    ///   an extension whose type is not registered, or libmpv that cannot start.
+    public convenience init(
+        app appFile: String? = nil, extensions extensionsDirectory: String? = nil,
+        types: ExtensionTypes = ExtensionTypes(), audio: TestAudio = .untimed,
+        configuration: PresentationSession.Configuration = .init()
+    ) throws(NotiplayError) {
+        var app = AppDefinition.standard
+        if let appFile {
+            do { app = try AppDefinition.decodeFile(appFile) } catch { throw error.notiplayError }
+        }
+        try self.init(app: app, extensions: extensionsDirectory, types: types, audio: audio, configuration: configuration)
+    }
+
+    /// A host for `app`, with the extensions of `extensionsDirectory` (default: the app's).
+    public init(
+        app: AppDefinition, extensions extensionsDirectory: String? = nil, types: ExtensionTypes = ExtensionTypes(),
+        audio: TestAudio = .untimed, configuration: PresentationSession.Configuration = .init()
+    ) throws(NotiplayError) {
+        var registry = ExtensionRegistry.empty
+        if let folder = extensionsDirectory ?? app.extensionsDirectory {
+            do {
+                registry = try ExtensionRegistry.load(folder: folder)
+                try types.check(registry)
+            } catch {
+                throw error.failures.last?.notiplayError ?? NotiplayError(.badData, file: folder, "cannot be loaded")
+            }
+        }
+        let output: AudioOutput =
+            switch audio {
+            case .untimed: .null(untimed: true)
+            case .realTime: .null(untimed: false)
+            case .capture(let path): .pcm(path: path)
+            }
+        do {
+            engine = try MPVEngine(output: output)
+        } catch {
+            throw NotiplayError(.unavailable, "libmpv cannot start: \(error)")
+        }
+        self.audio = audio
+        self.types = types
+        self.registry = registry
+        log = EventLog()
+        session = PresentationSession(
+            app: app, registry: registry, types: types, engine: engine, log: log, configuration: configuration)
+    }
+
+    /// Closes the session and shuts the engine down (a capture is complete after this).
+    public func close() async {
+        guard !closed else { return }
+        closed = true
+        await session.settle()
+        session.close()
+        await engine.shutdown()
+    }
+
+    // MARK: Delivering
+
+    /// Delivers the APNs payload at `path` with `attachments` (local files, validated), through
+    /// the service extension stage when the payload asks for it.
+    /// - Throws: ``NotiplayError`` for a bad payload or attachment, or an unregistered extension.
+    public func deliver(payload path: String, attachments: [String] = []) async throws(NotiplayError) {
+        let payload: APNsPayload
+        do { payload = try PayloadDecoder(sizeLimit: PayloadDecoder.apnsLimit).decodeFile(path) } catch {
+            throw error.notiplayError
+        }
+        var content = payload.content.mutableCopy()
+        let validator = AttachmentValidator()
+        for file in attachments { content.attachments.append(try validator.validate(file)) }
+        var service = ServiceExtensionStage.Configuration()
+        service.payloadDirectory = Path.directory(of: path)
+        let request = UNNotificationRequest(
+            identifier: Path.stem(path), content: UNNotificationContent(content), trigger: UNPushNotificationTrigger())
+        let final = await ServiceExtensionStage.run(
+            request: request, payloadIsMutable: payload.mutableContent, registry: registry, types: types, log: log,
+            configuration: service)
+        try session.present(UNNotification(request: final, date: .now))
+    }
+
+    // MARK: Input
+
+    /// Presses the media button; `.play` and `.pause` fail unless the button shows ▶ or ⏸.
+    public func press(_ press: Press = .media) throws(TestHostFailure) {
+        switch press {
+        case .media: break
+        case .play where session.buttonState != .play:
+            throw failure("press play: the button shows \(session.buttonState.rawValue), not play")
+        case .pause where session.buttonState != .pause:
+            throw failure("press pause: the button shows \(session.buttonState.rawValue), not pause")
+        default: break
+        }
+        session.handle(.media)
+    }
+
+    /// Touches the extension's content.
+    public func tapContent() { session.handle(.tapContent) }
+
+    /// Chooses the action `identifier`, answering a text-input action with `text`.
+    public func action(_ identifier: String, text: String? = nil) throws(TestHostFailure) {
+        guard session.actions.contains(where: { $0.identifier == identifier }) else {
+            let shown = session.actions.map(\.identifier).joined(separator: ",")
+            throw failure("action \(identifier): not on the card (actions: \(shown.isEmpty ? "none" : shown))")
+        }
+        session.handle(.actionNamed(identifier, text: text))
+    }
+
+    /// Opens the notification (the default action).
+    public func defaultAction() { session.handle(.defaultAction) }
+
+    /// Closes the card.
+    public func dismiss() { session.handle(.dismiss) }
+
+    /// Moves the card's media to `seconds` (when the card allows seeking).
+    public func seek(to seconds: Double) throws(TestHostFailure) {
+        guard session.canSeek else { throw failure("seek: the card's media cannot be moved (no media button, or nothing loaded)") }
+        session.handle(.seek(to: seconds))
+    }
+
+    // MARK: Waiting
+
+    /// Lets `duration` pass: in real time, or — with ``TestAudio/untimed`` output, where nothing
+    /// depends on real time — until every command given so far has reached the engine.
+    public func wait(_ duration: Duration) async {
+        await session.settle()
+        if audio != .untimed { try? await Task.sleep(for: duration) }
+        await session.settle()
+    }
+
+    /// Waits for an event named `name` recorded after the one the previous wait matched (or since
+    /// the start); fails after `timeout` (default ``defaultTimeout``).
+    @discardableResult
+    public func wait(until name: String, timeout: Duration? = nil) async throws(TestHostFailure) -> EventLine {
+        try await wait(until: name, timeout: timeout) { _ in true }
+    }
+
+    private func wait(
+        until name: String, timeout: Duration?, where accept: @escaping @MainActor (EventLine) -> Bool
+    ) async throws(TestHostFailure) -> EventLine {
+        if let index = log.events[cursor...].firstIndex(where: { $0.name == name && accept($0) }) {
+            cursor = index + 1
+            return log.events[index]
+        }
+        let limit = timeout ?? defaultTimeout
+        guard let line = await log.next(timeout: limit, where: { $0.name == name && accept($0) }) else {
+            throw failure("wait until \(name): no \(name) event within \(Self.format(limit))")
+        }
+        cursor = (log.events.lastIndex(of: line) ?? log.events.count - 1) + 1
+        return line
+    }
+
+    /// Waits until the card's media stops playing: it ends, is paused or stopped, or fails. Returns
+    /// at once when nothing plays.
+    public func waitEnd(timeout: Duration = .seconds(120)) async throws(TestHostFailure) {
+        await session.settle()
+        let mark = log.events.count
+        if !session.isPlaying && !log.events[cursor...].contains(where: { $0.name == "mediaPlay" }) { return }
+        let ended: @MainActor (EventLine) -> Bool = { line in
+            line.name == "playback" && ["ended", "stopped", "error", "paused"].contains(line.string("state") ?? "")
+        }
+        if log.events[mark...].contains(where: ended) { return }
+        guard await log.next(timeout: timeout, where: ended) != nil else {
+            throw failure("wait end: the media did not end within \(Self.format(timeout))")
+        }
+        // What the extension does at the end (mediaPlayingPaused) happens in the same turn.
+        await session.settle()
+    }
+
+    // MARK: What happened
+
+    /// The events named `name`.
+    public func events(named name: String) -> [EventLine] { log.events(named: name) }
+
+    /// The media button's state.
+    public var buttonState: PresentationSession.ButtonState { session.buttonState }
+
+    /// The identifiers of the actions on the card.
+    public var actionIdentifiers: [String] { session.actions.map(\.identifier) }
+
+    /// The presenting extension's name, as `didReceive` names it.
+    public var extensionName: String? { log.events(named: "didReceive").last?.string("extension") }
+
+    /// The card as plain text at ``columns`` (the default content, actions and button included).
+    public func screen() -> String {
+        FrameRenderer.plainText(CardLayout.render(session.card(), width: columns))
+    }
+
+    /// The media position now, in seconds: libmpv's while a file is loaded, else where the last
+    /// playback event left it.
+    public func position() async -> Double {
+        if let position = await engine.position() { return position }
+        for line in log.events.reversed() where line.name == "playback" {
+            for (key, value) in line.fields where key == "position" {
+                if case .number(let n) = value { return n }
+            }
+        }
+        return 0
+    }
+
+    /// The seconds of audio rendered into the capture (``TestAudio/capture(path:)``), read after
+    /// the engine has finished writing it: call after ``close()``, or it closes the host first.
+    public func heardSeconds() async throws(TestHostFailure) -> Double {
+        guard case .capture(let path) = audio else {
+            throw failure("expect heard: the host has no capture (audio: .capture(path:))")
+        }
+        await close()
+        guard FileManager.default.fileExists(atPath: path) else { return 0 }  // nothing was ever rendered
+        do {
+            return try CapturedAudio(path: path).seconds
+        } catch {
+            throw failure("expect heard: the capture \(path) cannot be read: \(error)")
+        }
+    }
+
+    /// A failure with the last ten events.
+    public func failure(_ message: String) -> TestHostFailure {
+        TestHostFailure(message, lastEvents: log.events.suffix(10).map(\.json))
+    }
+
+    static func format(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        let ms = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        return ms % 1000 == 0 ? "\(ms / 1000) s" : "\(ms) ms"
+    }
+}
