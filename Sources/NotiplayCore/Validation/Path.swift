@@ -36,24 +36,24 @@ public enum Path {
     }
 
     /// `base/name`.
-    static func join(_ base: String, _ name: String) -> String {
+    public static func join(_ base: String, _ name: String) -> String {
         base.hasSuffix("/") ? base + name : base + "/" + name
     }
 
     /// Whether `path` is a directory (after following links).
-    static func isDirectory(_ path: String) -> Bool {
+    public static func isDirectory(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
     }
 
     /// Whether something exists at `path`.
-    static func exists(_ path: String) -> Bool {
+    public static func exists(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0
     }
 
     /// The names in a directory, sorted, without `.` and `..`; `nil` if it cannot be read.
-    static func entries(of directory: String) -> [String]? {
+    public static func entries(of directory: String) -> [String]? {
         guard let dir = opendir(directory) else { return nil }
         defer { closedir(dir) }
         var names: [String] = []
