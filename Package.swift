@@ -78,6 +78,10 @@ let package = Package(
             dependencies: ["NotiplayPlayback", "NotiplayCore", "NotiplayTestSupport"]
         ),
         .testTarget(name: "NotiplayRuntimeTests", dependencies: ["Notiplay", "NotiplayPlayback", "NotiplayTestSupport"]),
+        .testTarget(
+            name: "NotiplayTestingTests",
+            dependencies: ["NotiplayTesting", "NotiplayScript", "Notiplay", "NotiplayTestSupport"]
+        ),
         .testTarget(name: "CommandLineTests", dependencies: ["NotiplayCommandLine", "NotiplayCore"]),
         .testTarget(name: "EndToEndTests", dependencies: ["NotiplayCore", "NotiplayTestSupport"]),
     ],

@@ -19,6 +19,13 @@ public struct ScriptResult: Sendable {
     /// Whether every step held.
     public var passed: Bool { failure == nil }
 
+    /// The result of the script at `path`: `failure`, or `nil` when it passed.
+    public init(path: String, failure: Failure?, seconds: Double) {
+        self.path = path
+        self.failure = failure
+        self.seconds = seconds
+    }
+
     /// A failed step.
     public struct Failure: Error, Sendable, CustomStringConvertible {
         /// The step's line (0 when the script could not be read).
@@ -29,6 +36,14 @@ public struct ScriptResult: Sendable {
         public var message: String
         /// The last events before the failure (at most ten), as JSON lines.
         public var lastEvents: [String]
+
+        /// A failure at `line`:`column`.
+        public init(line: Int, column: Int, message: String, lastEvents: [String] = []) {
+            self.line = line
+            self.column = column
+            self.message = message
+            self.lastEvents = lastEvents
+        }
 
         /// `line:column: message`.
         public var description: String { "\(line):\(column): \(message)" }

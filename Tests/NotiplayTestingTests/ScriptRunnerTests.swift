@@ -1,0 +1,107 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import Notiplay
+import NotiplayScript
+import NotiplayTestSupport
+import NotiplayTesting
+import Testing
+
+// The script runner on real libmpv, with scripts built step by step (the parser has tests of its
+// own): what passes, what fails and where, what was heard, time limits, scripts side by side.
+
+/// `deliver nagme.apns attach chime.wav` (a 2 s chime on the default card) and `steps`, one a line.
+func chimeScript(_ steps: [ScriptStep.Kind], path: String = "chime.playback") -> PlaybackScript {
+    let deliver = ScriptStep.Kind.deliver(payload: TestMedia.path("nagme.apns"), attachments: [TestMedia.path("chime.wav")])
+    let all = [deliver] + steps
+    return PlaybackScript(path: path, steps: all.enumerated().map { ScriptStep(line: $0.offset + 1, column: 1, kind: $0.element) })
+}
+
+@MainActor
+@Suite("Script runner on real libmpv", .timeLimit(.minutes(1)))
+struct ScriptRunnerTests {
+    @Test("a script that holds passes: button, media to the end, events, extension, screen")
+    func passing() async {
+        let script = chimeScript([
+            .expectButton(.play), .expectExtension("DefaultContentExtension"),
+            .expectScreen(contains: true, text: "Water the plants"),
+            .press(.play), .waitEnd, .expectButton(.play),
+            .expectEvent(name: "mediaPlayingStarted", count: 1), .expectEvent(name: "mediaPlayingPaused", count: 1),
+            .expectNoEvent(name: "error"), .expectPosition(atLeast: .milliseconds(1_900)),
+        ])
+        let result = await ScriptRunner(untimed: true).run(script)
+        #expect(result.passed, "\(String(describing: result.failure))")
+    }
+
+    @Test("a failing step stops the script: its line and column, what was wrong, the last ten events")
+    func failing() async throws {
+        let script = chimeScript([.press(.play), .waitEnd, .expectScreen(contains: true, text: "Dinner"), .expectButton(.none)])
+        let result = await ScriptRunner(untimed: true).run(script)
+        let failure = try #require(result.failure)
+        #expect(failure.line == 4 && failure.column == 1)
+        #expect(failure.message.contains("expected the screen to contain \"Dinner\""))
+        #expect(failure.message.contains("Water the plants"), "the screen is shown")
+        #expect((1...10).contains(failure.lastEvents.count))
+        #expect(failure.lastEvents.last?.contains("buttonState") == true)
+    }
+
+    @Test("press play fails unless the button shows ▶; actions that are not on the card fail")
+    func wrongPresses() async throws {
+        var result = await ScriptRunner(untimed: true).run(chimeScript([.press(.pause)]))
+        #expect(result.failure?.message == "press pause: the button shows play, not pause")
+        result = await ScriptRunner(untimed: true).run(chimeScript([.action(identifier: "nope", text: nil)]))
+        #expect(result.failure?.message.hasPrefix("action nope: not on the card") == true)
+        result = await ScriptRunner(untimed: true).run(chimeScript([.waitUntil(event: "forwarded", timeout: .milliseconds(200))]))
+        #expect(result.failure?.message == "wait until forwarded: no forwarded event within 200 ms")
+    }
+
+    @Test("heard: the whole chime when it plays to the end; nothing when it never plays")
+    func heard() async {
+        let whole = await ScriptRunner(untimed: true).run(chimeScript([.press(.play), .waitEnd, .expectHeard(.atLeast, .milliseconds(1_990)), .expectHeard(.atMost, .milliseconds(2_010))]))
+        #expect(whole.passed, "\(String(describing: whole.failure))")
+        let none = await ScriptRunner(untimed: true).run(chimeScript([.expectHeard(.atMost, .zero)]))
+        #expect(none.passed, "\(String(describing: none.failure))")
+        let wrong = await ScriptRunner(untimed: true).run(chimeScript([.press(.play), .waitEnd, .expectHeard(.atMost, .milliseconds(500))]))
+        #expect(wrong.failure?.message.hasPrefix("expected heard <= 0.5 s, heard 2.0") == true, "\(String(describing: wrong.failure))")
+    }
+
+    @Test("a script past its time limit is stopped and reported at the step it was on")
+    func timeLimit() async throws {
+        var runner = ScriptRunner(untimed: false)
+        runner.timeLimit = .milliseconds(500)
+        let started = ContinuousClock.now
+        let result = await runner.run(chimeScript([.press(.play), .wait(.seconds(30))]))
+        #expect(ContinuousClock.now - started < .seconds(5))
+        let failure = try #require(result.failure)
+        #expect(failure.line == 3 && failure.message.hasPrefix("timed out after 500 ms"))
+    }
+
+    @Test("many scripts side by side: each isolated, results in order")
+    func sideBySide() async {
+        let scripts = (0..<8).map { n in
+            Result<PlaybackScript, ScriptResult.Failure>.success(
+                chimeScript(n == 5 ? [.expectButton(.pause)] : [.press(.play), .waitEnd, .expectEvent(name: "mediaPlayingStarted", count: 1)], path: "s\(n)"))
+        }
+        let results = await ScriptRunner(untimed: true, parallelism: 3).run(scripts, paths: (0..<8).map { "s\($0)" })
+        #expect(results.map(\.path) == (0..<8).map { "s\($0)" })
+        #expect(results.map(\.passed) == (0..<8).map { $0 != 5 })
+    }
+
+    @Test("TAP and JUnit reports")
+    func reports() async throws {
+        let results = [
+            ScriptResult(path: "ok.playback", failure: nil, seconds: 0.25),
+            ScriptResult(path: "bad <1>.playback", failure: .init(line: 3, column: 5, message: "expected \"x\" & y", lastEvents: ["{\"event\":\"dismissed\"}"]), seconds: 1),
+        ]
+        let tap = ScriptReport.tap(results)
+        #expect(tap.hasPrefix("TAP version 13\n1..2\nok 1 - ok.playback\nnot ok 2 - bad <1>.playback\n  ---\n"))
+        #expect(tap.contains("  at: \"bad <1>.playback:3:5\"\n"))
+        let xml = ScriptReport.junit(results)
+        let document = try XMLDocument(xmlString: xml)
+        let cases = try document.nodes(forXPath: "//testcase")
+        #expect(cases.count == 2)
+        #expect(try document.nodes(forXPath: "//testcase/failure").count == 1)
+        #expect(xml.contains("message=\"expected &quot;x&quot; &amp; y\""))
+    }
+}
