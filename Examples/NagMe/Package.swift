@@ -20,7 +20,12 @@ let package = Package(
         ),
         .testTarget(
             name: "NagMeTests",
-            dependencies: ["NagMe", .product(name: "NotiplayCommandLine", package: "notiplay")]
+            dependencies: [
+                "NagMe",
+                .product(name: "NotiplayCommandLine", package: "notiplay"),
+                // The test host: present to the extension headless, on real libmpv, from Swift Testing.
+                .product(name: "NotiplayTesting", package: "notiplay"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]
