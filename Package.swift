@@ -5,6 +5,7 @@ import PackageDescription
 //   NotiplayCore      model values, validation, errors          (no libmpv, no terminal)
 //   NotiplayPlayback  the libmpv engine behind `PlaybackEngine`  (the only importer of CMPV)
 //   NotiplayTerminal  cells, widths, grids, the frame renderer, the terminal guard, key input
+//   NotiplayScript    the `.playback` script language: the parser and its AST (no runtime)
 //   Notiplay          the extension API and runtime: what an extension author imports
 //   NotiplayCommandLine  the whole command line as a library (its own small parser: see
 //                        CommandLineParser.swift), so an author's package gets it from one call
@@ -17,6 +18,7 @@ let package = Package(
         .library(name: "NotiplayCore", targets: ["NotiplayCore"]),
         .library(name: "NotiplayPlayback", targets: ["NotiplayPlayback"]),
         .library(name: "NotiplayTerminal", targets: ["NotiplayTerminal"]),
+        .library(name: "NotiplayScript", targets: ["NotiplayScript"]),
         .library(name: "Notiplay", targets: ["Notiplay"]),
         .library(name: "NotiplayCommandLine", targets: ["NotiplayCommandLine"]),
     ],
@@ -42,6 +44,7 @@ let package = Package(
             ]
         ),
         .target(name: "NotiplayTerminal", dependencies: ["NotiplayCore"]),
+        .target(name: "NotiplayScript", dependencies: ["NotiplayCore"]),
         .target(
             name: "Notiplay",
             dependencies: ["NotiplayCore", "NotiplayPlayback", "NotiplayTerminal"]
@@ -52,6 +55,7 @@ let package = Package(
                 "Notiplay",
                 "NotiplayCore",
                 "NotiplayPlayback",
+                "NotiplayScript",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -63,6 +67,7 @@ let package = Package(
         ),
         .target(name: "NotiplayTestSupport", path: "Tests/Support"),
         .testTarget(name: "NotiplayCoreTests", dependencies: ["NotiplayCore"]),
+        .testTarget(name: "NotiplayScriptTests", dependencies: ["NotiplayScript"]),
         .testTarget(name: "NotiplayTerminalTests", dependencies: ["NotiplayTerminal", "NotiplayCore"], exclude: ["Snapshots"]),
         .testTarget(
             name: "NotiplayPlaybackTests",
