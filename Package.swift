@@ -5,8 +5,8 @@ import PackageDescription
 //   NotiplayCore      model values, validation, errors          (no libmpv, no terminal)
 //   NotiplayPlayback  the libmpv engine behind `PlaybackEngine`  (the only importer of CMPV)
 //   NotiplayTerminal  cells, widths, grids, the frame renderer, the terminal guard, key input
+//   NotiplayScript    the `.playback` script language: the parser and its AST (no runtime)
 //   Notiplay          the extension API and runtime: what an extension author imports
-//   NotiplayScript    the `.playback` language: its steps and parser   (no runtime)
 //   NotiplayTesting   the test host an author drives from Swift Testing, and the script runner
 //   NotiplayCommandLine  the whole command line as a library (its own small parser: see
 //                        CommandLineParser.swift), so an author's package gets it from one call
@@ -19,9 +19,9 @@ let package = Package(
         .library(name: "NotiplayCore", targets: ["NotiplayCore"]),
         .library(name: "NotiplayPlayback", targets: ["NotiplayPlayback"]),
         .library(name: "NotiplayTerminal", targets: ["NotiplayTerminal"]),
+        .library(name: "NotiplayScript", targets: ["NotiplayScript"]),
         .library(name: "Notiplay", targets: ["Notiplay"]),
         .library(name: "NotiplayCommandLine", targets: ["NotiplayCommandLine"]),
-        .library(name: "NotiplayScript", targets: ["NotiplayScript"]),
         .library(name: "NotiplayTesting", targets: ["NotiplayTesting"]),
     ],
     dependencies: [
@@ -46,6 +46,7 @@ let package = Package(
             ]
         ),
         .target(name: "NotiplayTerminal", dependencies: ["NotiplayCore"]),
+        .target(name: "NotiplayScript", dependencies: ["NotiplayCore"]),
         .target(
             name: "Notiplay",
             dependencies: ["NotiplayCore", "NotiplayPlayback", "NotiplayTerminal"]
@@ -56,10 +57,11 @@ let package = Package(
                 "Notiplay",
                 "NotiplayCore",
                 "NotiplayPlayback",
+                "NotiplayScript",
+                "NotiplayTesting",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .target(name: "NotiplayScript", dependencies: ["NotiplayCore"]),
         .target(
             name: "NotiplayTesting",
             dependencies: ["Notiplay", "NotiplayCore", "NotiplayPlayback", "NotiplayTerminal", "NotiplayScript"]
@@ -72,6 +74,7 @@ let package = Package(
         ),
         .target(name: "NotiplayTestSupport", path: "Tests/Support"),
         .testTarget(name: "NotiplayCoreTests", dependencies: ["NotiplayCore"]),
+        .testTarget(name: "NotiplayScriptTests", dependencies: ["NotiplayScript"]),
         .testTarget(name: "NotiplayTerminalTests", dependencies: ["NotiplayTerminal", "NotiplayCore"], exclude: ["Snapshots"]),
         .testTarget(
             name: "NotiplayPlaybackTests",

@@ -34,7 +34,9 @@ public enum NotiplayCLI {
     public static let version = "0.1.0"
 
     /// The subcommands, in the order `--help` lists them.
-    static let commands: [CommandSpec] = [PlayCommand.spec, DeliverCommand.spec, ValidateCommand.spec, ExtensionsCommand.spec]
+    static let commands: [CommandSpec] = [
+        PlayCommand.spec, DeliverCommand.spec, ValidateCommand.spec, ExtensionsCommand.spec, TestCommand.spec,
+    ]
 
     static var help: String {
         let width = (commands.map(\.name.count).max() ?? 0) + 2

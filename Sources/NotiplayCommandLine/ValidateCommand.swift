@@ -4,14 +4,18 @@ import NotiplayCore
 enum ValidateCommand {
     static let spec = CommandSpec(
         name: "validate",
-        abstract: "Check payloads, extension Info.plists and app files.",
+        abstract: "Check payloads, extension Info.plists, app files and playback scripts.",
         discussion: """
             Each FILE is judged by its name and content: *.apns and JSON with "aps" are payloads;
             Info.plist, *.plist and Name.appex folders are extension manifests; JSON with "name"
-            and no "aps" is an app file. Prints valid or invalid with the reasons, per file.
+            and no "aps" is an app file; *.playback files are playback scripts, whose steps are
+            parsed and whose app, extensions folder, payloads and attachments must exist.
+            Prints valid or invalid with the reasons (by line and column in a script), per file.
             Exit status 65 if any file is invalid, 66 if one is missing.
             """,
-        positionals: [PositionalSpec(name: "FILE", help: "A payload, Info.plist, .appex folder or app file.", variadic: true)],
+        positionals: [
+            PositionalSpec(name: "FILE", help: "A payload, Info.plist, .appex folder, app file or .playback script.", variadic: true)
+        ],
         options: [
             OptionSpec(name: "json", value: nil, help: "One JSON object per file and line: file, kind, valid, errors, warnings…"),
             OptionSpec(name: "no-payload-limit", value: nil, help: "Accept payloads above APNs' 4096 bytes."),
@@ -27,7 +31,7 @@ enum ValidateCommand {
         var anyInvalid = false
         var anyMissing = false
         for file in arguments.positionals {
-            let result = validator.validate(file)
+            let result = ScriptValidation.isScript(file) ? ScriptValidation.validate(file) : validator.validate(file)
             if !result.valid {
                 if result.isMissing { anyMissing = true } else { anyInvalid = true }
             }
@@ -92,7 +96,7 @@ enum ValidateCommand {
             let categories = list("categories")
             parts.append(categories.isEmpty ? "no categories" : "categories \(categories)")
         case .script:
-            break
+            if let steps = d["steps"]?.intValue { parts.append(steps == 1 ? "1 step" : "\(steps) steps") }
         }
         return parts.joined(separator: ", ")
     }

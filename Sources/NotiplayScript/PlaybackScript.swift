@@ -1,88 +1,92 @@
-/// A parsed `.playback` script (SPEC §6): its steps in order.
+/// A parsed `.playback` script: the steps of one test case, in order.
+///
+/// Scripts are written in the line-based language of the specification (§6) and read with
+/// ``ScriptParser``. Every path in a step is absolute, resolved against the script's folder.
 public struct PlaybackScript: Sendable, Equatable {
-    /// The script's path as given.
+    /// The script's path as it was given to the parser (not resolved).
     public var path: String
-    /// The steps, in order.
+    /// The steps, one per non-blank, non-comment line, in file order.
     public var steps: [ScriptStep]
 
-    /// A script at `path` with `steps`.
+    /// A script at `path` made of `steps`.
     public init(path: String, steps: [ScriptStep]) {
         self.path = path
         self.steps = steps
     }
 }
 
-/// One step of a script, with where it was written.
+/// One step of a ``PlaybackScript``, with where it was written.
 public struct ScriptStep: Sendable, Equatable {
-    /// The line, from 1.
+    /// The line of the step (from 1).
     public var line: Int
-    /// The column of the step's first token, from 1.
+    /// The column of the step's first token (from 1, counting Unicode scalars).
     public var column: Int
-    /// What the step does.
+    /// What the step does or checks.
     public var kind: Kind
 
-    /// A step of `kind` written at `line`:`column`.
+    /// A step of `kind` written at `line`, `column`.
     public init(line: Int, column: Int, kind: Kind) {
         self.line = line
         self.column = column
         self.kind = kind
     }
 
-    /// What a step does. Paths are absolute, resolved against the script's folder.
+    /// What a step does (the first group) or checks (the `expect…` cases).
     public enum Kind: Sendable, Equatable {
-        /// `app PATH`.
+        /// `app PATH`: the app file that names the app and declares its categories (absolute path).
         case app(path: String)
-        /// `extensions DIR`.
+        /// `extensions DIR`: the folder of `.appex` bundles to load (absolute path).
         case extensions(directory: String)
-        /// `deliver PAYLOAD [attach FILE]...`.
+        /// `deliver PAYLOAD [attach FILE]...`: presents a notification; all paths absolute.
         case deliver(payload: String, attachments: [String])
-        /// `press media|play|pause`.
+        /// `press media|play|pause`: activates the media button (`play` and `pause` also check
+        /// the glyph it shows first).
         case press(Press)
-        /// `tap content`.
+        /// `tap content`: activates the extension's content area.
         case tapContent
-        /// `action ID [text "reply"]`.
+        /// `action ID [text "reply"]`: chooses an action button, with the reply of a text-input action.
         case action(identifier: String, text: String?)
-        /// `default`.
+        /// `default`: performs the notification's default action.
         case defaultAction
-        /// `dismiss`.
+        /// `dismiss`: dismisses the card.
         case dismiss
-        /// `wait DURATION`.
+        /// `wait DURATION`: lets the given time pass.
         case wait(Duration)
-        /// `wait until EVENT [timeout DURATION]`.
+        /// `wait until EVENT [timeout DURATION]`: waits for an event, for at most the timeout if given.
         case waitUntil(event: String, timeout: Duration?)
-        /// `wait end`.
+        /// `wait end`: waits for the end of playback.
         case waitEnd
-        /// `seek DURATION`: to this position.
+        /// `seek DURATION`: moves playback to this absolute position.
         case seek(Duration)
-        /// `resize COLSxROWS`.
+        /// `resize COLSxROWS`: changes the size of the virtual terminal.
         case resize(columns: Int, rows: Int)
-        /// `expect event NAME [count N]`.
+        /// `expect event NAME [count N]`: the event happened (exactly `count` times if given).
         case expectEvent(name: String, count: Int?)
-        /// `expect no event NAME`.
+        /// `expect no event NAME`: the event never happened.
         case expectNoEvent(name: String)
-        /// `expect button none|play|pause|hidden`.
+        /// `expect button none|play|pause|hidden`: what the media button shows.
         case expectButton(Button)
-        /// `expect response doNotDismiss|dismiss|dismissAndForwardAction`.
+        /// `expect response doNotDismiss|dismiss|dismissAndForwardAction`: the extension's last response.
         case expectResponse(Response)
-        /// `expect forwarded ACTION_ID`.
+        /// `expect forwarded ACTION_ID`: this action was forwarded to the app.
         case expectForwarded(action: String)
-        /// `expect dismissed`.
+        /// `expect dismissed`: the card was dismissed.
         case expectDismissed
-        /// `expect actions ID[,ID...]`.
+        /// `expect actions ID[,ID...]`: the action buttons on screen, in order (`expect actions ""`: none).
         case expectActions([String])
-        /// `expect extension NAME`.
+        /// `expect extension NAME`: the content extension that presents the notification.
         case expectExtension(String)
-        /// `expect screen contains "TEXT"` / `expect screen lacks "TEXT"`.
+        /// `expect screen contains "TEXT"` (`contains` true) or `expect screen lacks "TEXT"` (false).
         case expectScreen(contains: Bool, text: String)
-        /// `expect position >= DURATION`.
+        /// `expect position >= DURATION`: the playback position is at least this.
         case expectPosition(atLeast: Duration)
-        /// `expect heard >= DURATION` / `expect heard <= DURATION`.
+        /// `expect heard >= DURATION` or `expect heard <= DURATION`: the audio actually rendered.
         case expectHeard(Comparison, Duration)
-        /// `expect error "TEXT"`.
+        /// `expect error "TEXT"`: an error event whose message contains the text.
         case expectError(String)
     }
 
-    /// What `press` presses.
+    /// What `press` activates or checks.
     public enum Press: String, Sendable {
         /// The media button, whatever it shows.
         case media
@@ -92,21 +96,60 @@ public struct ScriptStep: Sendable, Equatable {
         case pause
     }
 
-    /// A media button state.
+    /// What the media button shows, for `expect button`.
     public enum Button: String, Sendable {
-        case none, play, pause, hidden
+        /// No button (type `.none` or an empty frame).
+        case none
+        /// ▶: paused.
+        case play
+        /// ⏸: playing.
+        case pause
+        /// An overlay button hidden while playing.
+        case hidden
     }
 
-    /// A response option.
+    /// The extension's response option, for `expect response`.
     public enum Response: String, Sendable {
-        case doNotDismiss, dismiss, dismissAndForwardAction
+        /// The card stays; the extension handled the action.
+        case doNotDismiss
+        /// The card closes; the extension handled the action.
+        case dismiss
+        /// The card closes and the action goes to the app.
+        case dismissAndForwardAction
     }
 
-    /// How `expect heard` compares.
+    /// How `expect heard` compares the rendered audio with a duration.
     public enum Comparison: String, Sendable {
-        /// `>=`.
+        /// `>=`
         case atLeast = ">="
-        /// `<=`.
+        /// `<=`
         case atMost = "<="
+    }
+}
+
+/// Why a script could not be read: where (line and column from 1; both 0 for the file as a
+/// whole) and what is wrong.
+public struct ScriptError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The script's path as given.
+    public var path: String
+    /// The line (from 1), or 0 when the error concerns the whole file.
+    public var line: Int
+    /// The column (from 1, counting Unicode scalars), or 0 when the error concerns the whole file.
+    public var column: Int
+    /// What is wrong and, where it helps, what was expected. Text taken from the script is
+    /// already cleaned for the terminal.
+    public var message: String
+
+    /// An error in the script at `path`.
+    public init(path: String, line: Int, column: Int, message: String) {
+        self.path = path
+        self.line = line
+        self.column = column
+        self.message = message
+    }
+
+    /// `PATH:LINE:COLUMN: message`, safe to print on a terminal.
+    public var description: String {
+        "\(ScriptText.clean(path)):\(line):\(column): \(message)"
     }
 }

@@ -138,6 +138,84 @@ struct ValidateTests {
         #expect(result.stdoutText.contains("/no/such/file.apns: invalid payload\n  error: no such file"), "\(result)")
     }
 
+    /// A folder with three scripts (good, with a syntax error, naming missing files) and the files
+    /// the good one names.
+    private func scripts() throws -> URL {
+        try folder([
+            "good.playback": text("# plays the memo\napp app.json\nextensions Ext\ndeliver p.apns attach \"memo 1.wav\"\npress play\nexpect button pause\n"),
+            "syntax.playback": text("deliver p.apns\nwait 1x\n"),
+            "missing.playback": text("deliver p.apns attach gone.wav\n\n  app nope.json\nextensions p.apns\n"),
+            "app.json": text(#"{"name": "Memo"}"#),
+            "Ext/README": text("extensions go here"),
+            "p.apns": text(#"{"aps": {"alert": "memo"}}"#),
+            "memo 1.wav": text("not really audio"),
+        ])
+    }
+
+    @Test("Scripts: valid with its step count, a syntax error by line and column, missing files by step; exit 65")
+    func scriptsText() throws {
+        let dir = try scripts()
+        defer { E2E.remove(dir) }
+        func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
+        let good = try notiplay("validate", path("good.playback"))
+        #expect(good.status == 0, "\(good)")
+        #expect(good.stdoutText == "\(path("good.playback")): valid playback script (5 steps)\n", "\(good)")
+
+        let syntax = try notiplay("validate", path("syntax.playback"))
+        #expect(syntax.status == 65 && !syntax.signaled, "\(syntax)")
+        #expect(
+            syntax.stdoutText == """
+                \(path("syntax.playback")): invalid playback script
+                  error: line 2, column 6: bad duration "1x"; write 250ms, 1.5s or a number of seconds
+
+                """, "\(syntax)")
+
+        let missing = try notiplay("validate", path("missing.playback"), path("good.playback"))
+        #expect(missing.status == 65, "\(missing)")
+        #expect(
+            missing.stdoutText == """
+                \(path("missing.playback")): invalid playback script
+                  error: line 1, column 1: attachment \(path("gone.wav")): no such file
+                  error: line 3, column 3: app file \(path("nope.json")): no such file
+                  error: line 4, column 1: extensions folder \(path("p.apns")): is not a folder
+                \(path("good.playback")): valid playback script (5 steps)
+
+                """, "\(missing)")
+
+        let absent = try notiplay("validate", path("absent.playback"))
+        #expect(absent.status == 66, "\(absent)")
+        #expect(absent.stdoutText == "\(path("absent.playback")): invalid playback script\n  error: no such file\n", "\(absent)")
+    }
+
+    @Test("Scripts with --json: kind script, errors with line and column, steps")
+    func scriptsJSON() throws {
+        let dir = try scripts()
+        defer { E2E.remove(dir) }
+        let paths = ["good.playback", "syntax.playback", "missing.playback"].map { dir.appendingPathComponent($0).path }
+        let result = try notiplay("validate", "--json", paths[0], paths[1], paths[2])
+        #expect(result.status == 65, "\(result)")
+        #expect(result.stderr.isEmpty, "\(result)")
+        let objects = try jsonLines(result)
+        try #require(objects.count == 3, "\(result)")
+        for (object, path) in zip(objects, paths) {
+            #expect(object["file"] as? String == path && object["kind"] as? String == "script", "\(object)")
+            #expect((object["warnings"] as? [Any])?.isEmpty == true, "\(object)")
+        }
+        #expect(objects[0]["valid"] as? Bool == true && (objects[0]["errors"] as? [Any])?.isEmpty == true)
+        #expect(objects[0]["steps"] as? Int == 5, "\(objects[0])")
+        #expect(objects[1]["valid"] as? Bool == false && objects[1]["steps"] is NSNull, "\(objects[1])")
+        #expect(
+            objects[1]["errors"] as? [String] == [#"line 2, column 6: bad duration "1x"; write 250ms, 1.5s or a number of seconds"#],
+            "\(objects[1])")
+        #expect(objects[2]["valid"] as? Bool == false && objects[2]["steps"] as? Int == 3, "\(objects[2])")
+        #expect(
+            objects[2]["errors"] as? [String] == [
+                "line 1, column 1: attachment \(dir.path)/gone.wav: no such file",
+                "line 3, column 3: app file \(dir.path)/nope.json: no such file",
+                "line 4, column 1: extensions folder \(dir.path)/p.apns: is not a folder",
+            ], "\(objects[2])")
+    }
+
     @Test("extensions: a table of the bundles found; a category claimed twice names both, exit 65")
     func extensionsTable() throws {
         let plist = try String(contentsOfFile: E2E.media("Extensions/NagMe.appex/Info.plist"), encoding: .utf8)

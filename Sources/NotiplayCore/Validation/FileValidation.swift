@@ -27,6 +27,19 @@ public struct ValidationResult: Sendable, Equatable {
     /// `userInteractionEnabled` (and `name`, `principalClass`); for an app `name`, `categories`.
     public var details: JSONObject
 
+    /// A verdict on `file` (for validators outside this module, such as the playback scripts' one).
+    public init(
+        file: String, kind: ValidatedKind, errors: [Diagnostic], warnings: [Diagnostic], isMissing: Bool,
+        details: JSONObject
+    ) {
+        self.file = file
+        self.kind = kind
+        self.errors = errors
+        self.warnings = warnings
+        self.isMissing = isMissing
+        self.details = details
+    }
+
     /// The JSON line `notiplay validate --json` prints.
     public var jsonObject: JSONObject {
         var object = JSONObject()
@@ -52,9 +65,10 @@ extension Diagnostic {
 /// Judges payloads, extension manifests and app files, telling them apart by name and content.
 ///
 /// - `*.apns`: a payload. `*.plist`, `Info.plist` or a `Name.appex` folder: an extension
-///   manifest. `*.playback`: a script. `*.json` and anything else: read as JSON — an object
-///   with `aps` is a payload, one with `name` or `categories` and no `aps` is an app file;
-///   a file starting like a property list is a manifest.
+///   manifest. `*.playback`: a script, which this core validator does not read (the language
+///   lives in `NotiplayScript`, where `notiplay validate` parses scripts). `*.json` and
+///   anything else: read as JSON — an object with `aps` is a payload, one with `name` or
+///   `categories` and no `aps` is an app file; a file starting like a property list is a manifest.
 public struct FileValidator: Sendable {
     /// The payload decoder (its size limit applies).
     public var payloads: PayloadDecoder
@@ -74,7 +88,7 @@ public struct FileValidator: Sendable {
         if name.hasSuffix(".playback") {
             return ValidationResult(
                 file: path, kind: .script,
-                errors: [Diagnostic(key: nil, "playback scripts cannot be checked yet: the script language is not implemented")],
+                errors: [Diagnostic(key: nil, "playback scripts are checked with NotiplayScript's ScriptParser, not here")],
                 warnings: [], isMissing: !Path.exists(path), details: JSONObject())
         }
         if name.hasSuffix(".apns") { return payload(path) }

@@ -1,0 +1,166 @@
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reading the values of step arguments: durations, counts, sizes and paths. Every reader is
+/// total: it never traps, whatever the text.
+enum ScriptValues {
+    /// The longest duration a script may name.
+    static let longestDuration = Duration.seconds(3600)
+
+    /// What became of a duration's text.
+    enum DurationReading: Equatable {
+        case value(Duration)
+        case malformed
+        case negative
+        case tooLong
+    }
+
+    /// Reads `250ms`, `1.5s`, `2` (seconds) or `.5s` exactly (no binary rounding: `0.1s` is
+    /// 100 ms). Digits past the attosecond are ignored.
+    static func duration(_ text: String) -> DurationReading {
+        var scalars = Array(text.unicodeScalars)
+        if scalars.first == "-" {
+            scalars.removeFirst()
+            if scalars.first == "-" { return .malformed }
+            if case .malformed = duration(String(String.UnicodeScalarView(scalars))) { return .malformed }
+            return .negative
+        }
+        // The unit: attoseconds per unit, and how many fraction digits reach the attosecond.
+        let perUnit: Int64
+        let fractionDigits: Int
+        if scalars.count >= 2, scalars[scalars.count - 2] == "m", scalars[scalars.count - 1] == "s" {
+            scalars.removeLast(2)
+            perUnit = 1_000_000_000_000_000
+            fractionDigits = 15
+        } else {
+            if scalars.last == "s" { scalars.removeLast() }
+            perUnit = 1_000_000_000_000_000_000
+            fractionDigits = 18
+        }
+        var whole: [UInt8] = []
+        var fraction: [UInt8] = []
+        var seenPoint = false
+        for scalar in scalars {
+            if scalar == "." {
+                guard !seenPoint else { return .malformed }
+                seenPoint = true
+            } else if let digit = decimalDigit(scalar) {
+                if seenPoint { fraction.append(digit) } else { whole.append(digit) }
+            } else {
+                return .malformed
+            }
+        }
+        guard !whole.isEmpty || !fraction.isEmpty else { return .malformed }
+        while whole.first == 0 { whole.removeFirst() }
+        // 3 600 000 ms is the largest whole part allowed: more than 7 digits is too long in any unit.
+        guard whole.count <= 7 else { return .tooLong }
+        let units = whole.reduce(Int64(0)) { $0 * 10 + Int64($1) }
+        var partial = Int64(0)
+        for k in 0..<fractionDigits { partial = partial * 10 + Int64(k < fraction.count ? fraction[k] : 0) }
+        // partial < 10^fractionDigits, so for milliseconds (units % 1000) * perUnit + partial < 10^18.
+        let unitsPerSecond = 1_000_000_000_000_000_000 / perUnit
+        let seconds = units / unitsPerSecond
+        let attoseconds = (units % unitsPerSecond) * perUnit + partial
+        let value = Duration(secondsComponent: seconds, attosecondsComponent: attoseconds)
+        return value > longestDuration ? .tooLong : .value(value)
+    }
+
+    /// What became of a count's text.
+    enum CountReading: Equatable {
+        case value(Int)
+        case malformed
+        case negative
+        case tooLarge
+    }
+
+    /// Reads a non-negative whole number written in ASCII digits.
+    static func count(_ text: String) -> CountReading {
+        var scalars = Array(text.unicodeScalars)
+        var negative = false
+        if scalars.first == "-" {
+            negative = true
+            scalars.removeFirst()
+        }
+        guard !scalars.isEmpty else { return .malformed }
+        var value = 0
+        for scalar in scalars {
+            guard let digit = decimalDigit(scalar) else { return .malformed }
+            let (times10, o1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, o2) = times10.addingReportingOverflow(Int(digit))
+            if o1 || o2 {
+                return negative ? .negative : .tooLarge
+            }
+            value = sum
+        }
+        if negative, value != 0 { return .negative }
+        return .value(value)
+    }
+
+    /// `COLSxROWS` split into its two numbers (and their text), with the scalar offset of the
+    /// rows' first digit; nil unless it is digits, `x`, digits. Numbers too large for `Int` read
+    /// as `Int.max`.
+    static func size(
+        _ text: String
+    ) -> (columns: Int, rows: Int, columnsText: String, rowsText: String, rowsOffset: Int)? {
+        let scalars = Array(text.unicodeScalars)
+        guard let x = scalars.firstIndex(of: "x"), x > 0, x + 1 < scalars.count else { return nil }
+        func number(_ part: ArraySlice<Unicode.Scalar>) -> Int? {
+            var value = 0
+            for scalar in part {
+                guard let digit = decimalDigit(scalar) else { return nil }
+                let (times10, o1) = value.multipliedReportingOverflow(by: 10)
+                let (sum, o2) = times10.addingReportingOverflow(Int(digit))
+                value = o1 || o2 ? Int.max : sum
+            }
+            return value
+        }
+        let columnsPart = scalars[..<x]
+        let rowsPart = scalars[(x + 1)...]
+        guard let columns = number(columnsPart), let rows = number(rowsPart) else { return nil }
+        return (
+            columns, rows, String(String.UnicodeScalarView(columnsPart)), String(String.UnicodeScalarView(rowsPart)),
+            x + 1
+        )
+    }
+
+    static func decimalDigit(_ scalar: Unicode.Scalar) -> UInt8? {
+        let v = scalar.value
+        guard v >= 0x30, v <= 0x39 else { return nil }
+        return UInt8(v - 0x30)
+    }
+}
+
+/// Absolute paths without Foundation.
+enum ScriptPath {
+    /// The folder `script` is in, made absolute against the current directory.
+    static func folder(of script: String) -> String {
+        let directory: String
+        if let slash = script.lastIndex(of: "/") {
+            directory = slash == script.startIndex ? "/" : String(script[..<slash])
+        } else {
+            directory = "."
+        }
+        return directory.hasPrefix("/") ? normalized(directory) : normalized(currentDirectory() + "/" + directory)
+    }
+
+    /// `path` if absolute, else `folder/path`, without `.` components or repeated slashes
+    /// (`..` is kept: a symbolic link may stand before it).
+    static func resolve(_ path: String, in folder: String) -> String {
+        normalized(path.hasPrefix("/") ? path : folder + "/" + path)
+    }
+
+    static func normalized(_ path: String) -> String {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: true).filter { $0 != "." }
+        return "/" + parts.joined(separator: "/")
+    }
+
+    /// The process's current directory (`/` if it cannot be known, e.g. after it was removed).
+    static func currentDirectory() -> String {
+        guard let pointer = getcwd(nil, 0) else { return "/" }
+        defer { free(pointer) }
+        return String(cString: pointer)
+    }
+}
