@@ -169,6 +169,7 @@ final class TerminalCard {
             screen.draw(card, row: 0, column: 0)
         }
         let bytes = renderer.render(screen, mode: colors, glyphs: glyphs)
-        if !bytes.isEmpty { writeAll(1, bytes) }
+        // Not written while suspended: the next frame, after `resumed`, draws everything.
+        if !bytes.isEmpty && !terminal.write(frame: bytes) { renderer.invalidate() }
     }
 }

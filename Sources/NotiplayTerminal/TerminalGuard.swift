@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif
+import NotiplayCore
 import Synchronization
 
 /// Why the terminal could not be taken.
@@ -88,6 +89,19 @@ public final class TerminalGuard: Sendable {
 
     /// Whether the guard has the terminal (entered, not yet restored; suspended counts).
     public var isEntered: Bool { state.withLock { $0.entered } }
+
+    /// Writes a frame to the terminal if the guard holds it: entered, and not suspended. The check
+    /// and the write happen under the same lock as ``suspend()`` and ``restore()``, so a frame
+    /// drawn while Ctrl-Z gives the terminal back never lands on the shell's screen.
+    /// - Returns: Whether the bytes were written (if not, draw everything again after resuming).
+    @discardableResult
+    public func write(frame bytes: [UInt8]) -> Bool {
+        state.withLock { state in
+            guard state.entered, !state.suspended else { return false }
+            writeAll(state.output, bytes)
+            return true
+        }
+    }
 
     /// The descriptor keys are read from and whose settings are changed (-1 before `enter`).
     public var input: Int32 { state.withLock { $0.input } }

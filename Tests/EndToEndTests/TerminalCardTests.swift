@@ -114,7 +114,10 @@ struct TerminalCardTests {
         #expect(try await pane.value("#{alternate_on}") == "0")
         #expect(try await pane.value("#{cursor_flag}") == "1")
         try await pane.type("stty -g > \(scratchFile("suspended")); echo SUSPENDED")
-        _ = try await pane.waitForScreen { $0.contains("SUSPENDED") }
+        // The line the echo printed, not the command line that asks for it.
+        try await pane.expectScreen("the shell did not answer") { screen in
+            screen.split(separator: "\n").contains { $0.trimmingCharacters(in: .whitespaces) == "SUSPENDED" }
+        }
         let before = try String(contentsOf: scratch.appendingPathComponent("before"), encoding: .utf8)
         let suspended = try String(contentsOf: scratch.appendingPathComponent("suspended"), encoding: .utf8)
         #expect(before == suspended, "termios restored while suspended")
