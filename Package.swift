@@ -6,6 +6,7 @@ import PackageDescription
 //   NotiplayPlayback  the libmpv engine behind `PlaybackEngine`  (the only importer of CMPV)
 //   NotiplayTerminal  cells, widths, grids, the frame renderer, the terminal guard, key input
 //   Notiplay          the extension API and runtime: what an extension author imports
+//   NotiplaySamples   the seed articles' extensions (and two media ones), ported to that API
 //   NotiplayCommandLine  the whole command line as a library (its own small parser: see
 //                        CommandLineParser.swift), so an author's package gets it from one call
 //   notiplay          the executable: NotiplayCLI.main() with the built-in extension types
@@ -18,6 +19,7 @@ let package = Package(
         .library(name: "NotiplayPlayback", targets: ["NotiplayPlayback"]),
         .library(name: "NotiplayTerminal", targets: ["NotiplayTerminal"]),
         .library(name: "Notiplay", targets: ["Notiplay"]),
+        .library(name: "NotiplaySamples", targets: ["NotiplaySamples"]),
         .library(name: "NotiplayCommandLine", targets: ["NotiplayCommandLine"]),
     ],
     dependencies: [
@@ -46,6 +48,7 @@ let package = Package(
             name: "Notiplay",
             dependencies: ["NotiplayCore", "NotiplayPlayback", "NotiplayTerminal"]
         ),
+        .target(name: "NotiplaySamples", dependencies: ["Notiplay"]),
         .target(
             name: "NotiplayCommandLine",
             dependencies: [
