@@ -10,6 +10,7 @@ import PackageDescription
 //   NotiplayCommandLine  the whole command line as a library (its own small parser: see
 //                        CommandLineParser.swift), so an author's package gets it from one call
 //   notiplay          the executable: NotiplayCLI.main() with the built-in extension types
+//                     (the samples included)
 let package = Package(
     name: "notiplay",
     platforms: [.macOS(.v15)],
@@ -53,6 +54,7 @@ let package = Package(
             name: "NotiplayCommandLine",
             dependencies: [
                 "Notiplay",
+                "NotiplaySamples",
                 "NotiplayCore",
                 "NotiplayPlayback",
                 .product(name: "Logging", package: "swift-log"),
