@@ -20,7 +20,7 @@ public final class CustomNumberViewController: TerminalViewController, UNNotific
 
     public func didReceive(_ notification: UNNotification) {
         let value = notification.request.content.userInfo[Self.payloadKey]
-        let caption: Label
+        let caption: any ViewElement
         if let value, let number = value.intValue {
             self.number = number
             caption = Label("customNumber", style: .dim, alignment: .center)
@@ -33,12 +33,13 @@ public final class CustomNumberViewController: TerminalViewController, UNNotific
                     "customNumber \(d) is too large for a whole number."
                 case let value?: "customNumber is \(PayloadField.describe(value)), not a whole number."
                 }
-            caption = Label(why, style: CellStyle(foreground: .yellow), alignment: .center)
+            caption = Paragraph(why, style: CellStyle(foreground: .yellow), maxLines: 2)
         }
         view.elements = [
             BlockNumber(number.map(String.init) ?? "?", style: CellStyle(foreground: number == nil ? .yellow : .standard, bold: true)),
             caption,
         ]
-        preferredContentSize = Size(width: 0, height: BlockNumber.height + 1)
+        // The placeholder's line may wrap onto a second row.
+        preferredContentSize = Size(width: 0, height: BlockNumber.height + (number == nil ? 2 : 1))
     }
 }

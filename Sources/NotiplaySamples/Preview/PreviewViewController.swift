@@ -66,7 +66,7 @@ public final class PreviewViewController: TerminalViewController, UNNotification
             meterProblem = ""
             switch Self.readEnvelope(file) {
             case .success(let levels): envelope = levels
-            case .failure(let failure): meterProblem = "No level meter: \(failure.description)."
+            case .failure(let failure): meterProblem = "The meter needs WAV samples: \(failure.description)."
             }
         }
         name = audio.identifier.isEmpty ? audio.displayName : audio.identifier
@@ -97,7 +97,7 @@ public final class PreviewViewController: TerminalViewController, UNNotification
     /// The envelope of a WAV attachment, or why there is none.
     static func readEnvelope(_ file: AudioFile) -> Result<LevelEnvelope, LevelEnvelope.Failure> {
         guard file.format == .wav else {
-            return .failure(LevelEnvelope.Failure(description: "the meter reads WAV files, this is \(file.format.rawValue)"))
+            return .failure(LevelEnvelope.Failure(description: "not a WAV file (\(file.format.rawValue))"))
         }
         let data: Data
         do {
@@ -183,13 +183,15 @@ public final class PreviewViewController: TerminalViewController, UNNotification
                     value: Double(meterStep) / 100, style: CellStyle(foreground: Self.meterColor(meterStep)),
                     label: "level " + (state == .playing ? LevelEnvelope.decibels(level) : "–")))
         } else {
-            elements.append(Label(meterProblem, style: .dim))
+            elements.append(Label("No level meter", style: .dim))
             elements.append(ProgressBar(value: progress, style: CellStyle(foreground: .cyan)))
         }
         elements.append(Label(time + "  " + name))
         elements.append(Label(status, style: .dim))
+        if envelope == nil { elements.append(Paragraph(meterProblem, style: .dim, maxLines: 2)) }
         view.elements = elements
-        preferredContentSize = Size(width: 0, height: elements.count)
+        // A problem may wrap onto a second line.
+        preferredContentSize = Size(width: 0, height: elements.count + (envelope == nil ? 1 : 0))
     }
 
     /// Green, yellow near the top, red at the top of the scale.
