@@ -75,6 +75,10 @@ let package = Package(
         ),
         .testTarget(name: "NotiplayRuntimeTests", dependencies: ["Notiplay", "NotiplayPlayback", "NotiplayTestSupport"]),
         .testTarget(name: "CommandLineTests", dependencies: ["NotiplayCommandLine", "NotiplayCore"]),
+        .testTarget(
+            name: "NotiplaySamplesTests",
+            dependencies: ["NotiplaySamples", "Notiplay", "NotiplayPlayback", "NotiplayTestSupport"]
+        ),
         .testTarget(name: "EndToEndTests", dependencies: ["NotiplayCore", "NotiplayTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
