@@ -157,6 +157,21 @@ struct ReminderTests {
             #expect(card.text.contains("Not saved"), "\(card.text)")
         }
         #expect(try String(contentsOfFile: corrupt + "/reminders.json", encoding: .utf8) == "{not json")
+        // A store file over 1 MB is not read (nor overwritten).
+        let big = scratch.appendingPathComponent("big").path
+        try FileManager.default.createDirectory(atPath: big, withIntermediateDirectories: true)
+        // Valid JSON, only too large.
+        let padded = Data(#"{"version": 1, "reminders": {}}"#.utf8) + Data(repeating: 0x20, count: ReminderStore.sizeLimit)
+        try padded.write(to: URL(fileURLWithPath: big + "/reminders.json"))
+        #expect(throws: ReminderStoreError.self) { try ReminderStore(folder: big).load() }
+        do {
+            _ = try ReminderStore(folder: big).load()
+        } catch {
+            #expect(error.description.contains("is larger than 1048576 bytes"), "\(error)")
+        }
+        #expect(throws: ReminderStoreError.self) {
+            try ReminderStore(folder: big).save(ReminderRecord(identifier: "x", title: "", dueDate: nil, isCompleted: true))
+        }
     }
 
     @Test("Due dates: ISO 8601 forms and seconds read; impossible dates refused; written as the seed's formatter does")

@@ -4,6 +4,10 @@ import FoundationEssentials
 import Foundation
 #endif
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A reminder as the store keeps it (seed 000's Core Data `Reminder` entity).
 struct ReminderRecord: Codable, Equatable, Sendable {
     /// The `reminder-uuid` of its notifications.
@@ -83,8 +87,11 @@ struct ReminderStore: Sendable, Equatable {
 
     private func read() throws(ReminderStoreError) -> Contents {
         guard FileManager.default.fileExists(atPath: file) else { return Contents() }
-        let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
-        guard size <= Self.sizeLimit else {
+        var status = stat()
+        guard stat(file, &status) == 0 else {
+            throw ReminderStoreError(description: "cannot read \(file): \(String(cString: strerror(errno)))")
+        }
+        guard Int(status.st_size) <= Self.sizeLimit else {
             throw ReminderStoreError(description: "\(file) is larger than \(Self.sizeLimit) bytes; not read")
         }
         let data: Data
