@@ -53,6 +53,7 @@ public final class BalanceViewController: TerminalViewController, UNNotification
     /// Top-ups under way.
     private var running = 0
 
+    /// Shows the notification (called on presentation and for each new notification of the thread).
     public func didReceive(_ notification: UNNotification) {
         let info = notification.request.content.userInfo
         switch PayloadField.number(info, "balance", in: -1e9...1e9) {
@@ -72,6 +73,7 @@ public final class BalanceViewController: TerminalViewController, UNNotification
         redraw()
     }
 
+    /// Handles an action; returns when the card's fate is known (after the top-up for `addBalance`).
     public func didReceive(_ response: UNNotificationResponse) async -> UNNotificationContentExtensionResponseOption {
         switch response.actionIdentifier {
         case Self.addBalanceIdentifier:

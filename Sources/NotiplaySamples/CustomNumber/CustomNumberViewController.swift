@@ -18,6 +18,7 @@ public final class CustomNumberViewController: TerminalViewController, UNNotific
     /// The number shown, when the payload had a usable one.
     private(set) var number: Int?
 
+    /// Shows the notification (called on presentation and for each new notification of the thread).
     public func didReceive(_ notification: UNNotification) {
         let value = notification.request.content.userInfo[Self.payloadKey]
         let caption: any ViewElement

@@ -47,6 +47,7 @@ public final class PreviewViewController: TerminalViewController, UNNotification
     /// the level bar.
     public var mediaPlayPauseButtonFrame: Rect { Rect(x: 0, y: 0, width: 40, height: 3) }
 
+    /// Shows the notification (called on presentation and for each new notification of the thread).
     public func didReceive(_ notification: UNNotification) {
         let content = notification.request.content
         let audio = content.attachments.first { $0.audioFile != nil }
@@ -73,14 +74,17 @@ public final class PreviewViewController: TerminalViewController, UNNotification
         redraw()
     }
 
+    /// Plays the attachment (called by the runtime when the button is activated).
     public func mediaPlay() {
         player?.play()
     }
 
+    /// Pauses the attachment (called by the runtime: the button, or a touch under an overlay).
     public func mediaPause() {
         player?.pause()
     }
 
+    /// Handles an action and calls `completion` with what happens to the card.
     public func didReceive(
         _ response: UNNotificationResponse,
         completionHandler completion: @escaping (UNNotificationContentExtensionResponseOption) -> Void

@@ -47,6 +47,7 @@ public final class ReminderViewController: TerminalViewController, UNNotificatio
     /// The reminder shown, as the store has it now.
     var shownReminder: ReminderRecord? { reminder }
 
+    /// Shows the notification (called on presentation and for each new notification of the thread).
     public func didReceive(_ notification: UNNotification) {
         let content = notification.request.content
         storeNote = nil
@@ -77,6 +78,7 @@ public final class ReminderViewController: TerminalViewController, UNNotificatio
         redraw()
     }
 
+    /// Handles an action and calls `completion` with what happens to the card.
     public func didReceive(
         _ response: UNNotificationResponse,
         completionHandler completion: @escaping (UNNotificationContentExtensionResponseOption) -> Void

@@ -35,6 +35,7 @@ public final class VoiceMemoViewController: TerminalViewController, UNNotificati
     /// Green, like a phone's voicemail button.
     public var mediaPlayPauseButtonTintColor: TerminalColor { .green }
 
+    /// Shows the notification (called on presentation and for each new notification of the thread).
     public func didReceive(_ notification: UNNotification) {
         let content = notification.request.content
         switch PayloadField.string(content.userInfo, "sender", limit: 60) {
@@ -62,10 +63,12 @@ public final class VoiceMemoViewController: TerminalViewController, UNNotificati
         redraw(force: true)
     }
 
+    /// Plays the attachment (called by the runtime when the button is activated).
     public func mediaPlay() {
         player?.play()
     }
 
+    /// Pauses the attachment (called by the runtime when the button is activated).
     public func mediaPause() {
         player?.pause()
     }
