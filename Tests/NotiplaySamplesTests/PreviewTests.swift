@@ -279,6 +279,7 @@ struct PreviewTests {
         bytes[20] = 0x55  // format tag: not PCM
         bytes[21] = 0x00
         let path = try MadeWAV.write(bytes, name: "damaged.wav")
+        defer { try? FileManager.default.removeItem(at: URL(fileURLWithPath: path).deletingLastPathComponent()) }
         try await SampleCard.run("Preview") { card in
             var content = UNMutableNotificationContent()
             content.categoryIdentifier = "preview"

@@ -63,8 +63,9 @@ struct ReminderTests {
 
     @Test("The status persists: a second session on the same store shows Done and offers Pending")
     func persistsAcrossSessions() async throws {
-        let folder = try TestMedia.scratch().appendingPathComponent("shared-store").path
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let scratch = try TestMedia.scratch()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let folder = scratch.appendingPathComponent("shared-store").path
         try await SampleCard.run("Reminder", storeFolder: folder) { card in
             try await card.present("reminder.apns")
             let mark = card.mark
