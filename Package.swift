@@ -7,10 +7,12 @@ import PackageDescription
 //   NotiplayTerminal  cells, widths, grids, the frame renderer, the terminal guard, key input
 //   NotiplayScript    the `.playback` script language: the parser and its AST (no runtime)
 //   Notiplay          the extension API and runtime: what an extension author imports
+//   NotiplaySamples   the seed articles' extensions (and two media ones), ported to that API
 //   NotiplayTesting   the test host an author drives from Swift Testing, and the script runner
 //   NotiplayCommandLine  the whole command line as a library (its own small parser: see
 //                        CommandLineParser.swift), so an author's package gets it from one call
 //   notiplay          the executable: NotiplayCLI.main() with the built-in extension types
+//                     (the samples included)
 let package = Package(
     name: "notiplay",
     platforms: [.macOS(.v15)],
@@ -21,6 +23,7 @@ let package = Package(
         .library(name: "NotiplayTerminal", targets: ["NotiplayTerminal"]),
         .library(name: "NotiplayScript", targets: ["NotiplayScript"]),
         .library(name: "Notiplay", targets: ["Notiplay"]),
+        .library(name: "NotiplaySamples", targets: ["NotiplaySamples"]),
         .library(name: "NotiplayCommandLine", targets: ["NotiplayCommandLine"]),
         .library(name: "NotiplayTesting", targets: ["NotiplayTesting"]),
     ],
@@ -51,10 +54,12 @@ let package = Package(
             name: "Notiplay",
             dependencies: ["NotiplayCore", "NotiplayPlayback", "NotiplayTerminal"]
         ),
+        .target(name: "NotiplaySamples", dependencies: ["Notiplay"]),
         .target(
             name: "NotiplayCommandLine",
             dependencies: [
                 "Notiplay",
+                "NotiplaySamples",
                 "NotiplayCore",
                 "NotiplayPlayback",
                 "NotiplayScript",
@@ -86,6 +91,10 @@ let package = Package(
             dependencies: ["NotiplayTesting", "NotiplayScript", "Notiplay", "NotiplayTestSupport"]
         ),
         .testTarget(name: "CommandLineTests", dependencies: ["NotiplayCommandLine", "NotiplayCore"]),
+        .testTarget(
+            name: "NotiplaySamplesTests",
+            dependencies: ["NotiplaySamples", "Notiplay", "NotiplayPlayback", "NotiplayTestSupport"]
+        ),
         .testTarget(name: "EndToEndTests", dependencies: ["NotiplayCore", "NotiplayTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

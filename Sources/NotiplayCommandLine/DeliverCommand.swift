@@ -36,8 +36,8 @@ enum DeliverCommand {
         run: { try await run($0) }
     )
 
-    /// Extension types: the built-in ones, plus those an author's package registers.
-    nonisolated(unsafe) static var types = ExtensionTypes()
+    /// Extension types: the built-in ones and the samples, plus those an author's package registers.
+    nonisolated(unsafe) static var types = NotiplayCLI.withSamples(ExtensionTypes())
 
     static func run(_ arguments: ParsedArguments) async throws {
         let mode: Mode = arguments.flag("headless") ? .headless : (isatty(0) == 1 && isatty(1) == 1) ? .terminal : .plain

@@ -8,7 +8,8 @@ enum ExtensionsCommand {
         discussion: """
             Loads every Name.appex bundle in DIR (each with its Info.plist) and checks them
             together: a category claimed by two extensions is an error naming both. The built-in
-            default card presents every category no extension claims.
+            default card presents every category no extension claims. A bundle whose class is not
+            a registered type (built in, a sample, or the tool's own) gets a note on standard error.
             """,
         options: [
             OptionSpec(name: "extensions", value: "DIR", help: "A folder of Name.appex bundles.")
@@ -40,6 +41,12 @@ enum ExtensionsCommand {
                 manifest.typeName,
                 manifest.point == .content ? manifest.categories.joined(separator: ", ") : "(alerts with mutable-content)",
             ].map { TerminalText.clean($0) })
+        }
+        // Bundles `deliver` would refuse: said on standard error, the table stays as it is.
+        do {
+            try DeliverCommand.types.check(registry)
+        } catch {
+            for failure in error.failures { Diagnostics.shared.report("note: " + failure.description) }
         }
         var text = table(rows)
         for manifest in registry.extensions {

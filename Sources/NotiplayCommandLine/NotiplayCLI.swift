@@ -1,5 +1,6 @@
 @_exported import Notiplay
 import NotiplayCore
+import NotiplaySamples
 
 #if canImport(Glibc)
 @preconcurrency import Glibc
@@ -64,7 +65,7 @@ public enum NotiplayCLI {
     /// Runs the process's command line with `types` registered, then exits with the command's status.
     ///
     /// - Parameter types: the extension types `deliver` (and later `test`) can instantiate; the
-    ///   built-in ones are always there.
+    ///   built-in ones and the samples (``Samples``) are always there.
     public static func main(types: ExtensionTypes = ExtensionTypes()) async -> Never {
         DiagnosticsLogHandler.bootstrap()
         ownsProcess = true
@@ -72,10 +73,18 @@ public enum NotiplayCLI {
     }
 
     /// Runs a command line (without the program name) with `types` registered and returns the
-    /// exit status instead of exiting.
+    /// exit status instead of exiting. The sample extensions (``Samples``) are registered too,
+    /// under names `types` does not already use.
     public static func run(_ arguments: [String], types: ExtensionTypes) async -> Int32 {
-        DeliverCommand.types = types
+        DeliverCommand.types = withSamples(types)
         return await run(arguments)
+    }
+
+    /// `types` with the sample extensions added; a name `types` registers keeps its type.
+    static func withSamples(_ types: ExtensionTypes) -> ExtensionTypes {
+        var all = types
+        Samples.register(in: &all)
+        return all
     }
 
     /// Runs a command line (without the program name) and returns the exit status.
