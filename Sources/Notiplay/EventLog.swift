@@ -3,7 +3,8 @@
 /// The one record the display, playback scripts and `--events jsonl` all read. Events are
 /// `didReceive`, `mediaPlay`, `mediaPause`, `mediaPlayingStarted`, `mediaPlayingPaused`,
 /// `buttonState`, `action`, `response`, `forwarded`, `dismissed`, `openURL`, `playback`,
-/// `service` (what ``ServiceExtensionStage`` did) and `error`.
+/// `service` (what ``ServiceExtensionStage`` did), `removed` (through ``UNUserNotificationCenter``)
+/// and `error`.
 @MainActor
 public final class EventLog {
     /// The clock every `t` comes from.

@@ -72,6 +72,10 @@ public final class PresentationSession {
 
     /// The notification on the card.
     public private(set) var notification: UNNotification?
+    /// Every notification presented and not removed through ``UNUserNotificationCenter``.
+    var delivered: [UNNotification] = []
+    /// Requests waiting to be delivered (none until notiplay has a notification center).
+    var pending: [UNNotificationRequest] = []
     /// The presenting extension.
     public private(set) var controller: (any UNNotificationContentExtension & TerminalViewController)?
     /// Its manifest; `nil` for the default card.
@@ -132,6 +136,8 @@ public final class PresentationSession {
     public func present(_ notification: UNNotification) throws(NotiplayError) {
         Self.current = self
         let content = notification.request.content
+        delivered.removeAll { $0.request.identifier == notification.request.identifier }
+        delivered.append(notification)
         if let shown = self.notification, !isDismissed, let controller,
             !content.threadIdentifier.isEmpty, shown.request.content.threadIdentifier == content.threadIdentifier
         {

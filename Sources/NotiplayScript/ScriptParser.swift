@@ -19,6 +19,7 @@ public enum ScriptParser {
     public static let eventNames: [String] = [
         "didReceive", "mediaPlay", "mediaPause", "mediaPlayingStarted", "mediaPlayingPaused", "buttonState",
         "action", "actions", "response", "forwarded", "dismissed", "playback", "error", "command", "service",
+        "removed",
     ]
 
     /// The first word of every step.

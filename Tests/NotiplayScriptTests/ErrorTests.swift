@@ -7,7 +7,7 @@ struct ErrorTests {
     static let steps = "steps: app, extensions, deliver, press, tap, action, default, dismiss, wait, seek, resize, expect"
     static let events =
         "known events: didReceive, mediaPlay, mediaPause, mediaPlayingStarted, mediaPlayingPaused, buttonState, "
-        + "action, actions, response, forwarded, dismissed, playback, error, command, service"
+        + "action, actions, response, forwarded, dismissed, playback, error, command, service, removed"
     static let expectations =
         "expect takes: event, no event, button, response, forwarded, dismissed, actions, extension, screen, position, heard, error"
 

@@ -130,7 +130,7 @@ struct StepTests {
 
     @Test("Every event name is accepted where events are named")
     func eventNames() throws {
-        #expect(ScriptParser.eventNames.count == 15)
+        #expect(ScriptParser.eventNames.count == 16)
         for name in ScriptParser.eventNames {
             let script = try parse(
                 "\(deliverLine)\nexpect event \(name)\nexpect no event \(name)\nwait until \(name) timeout 1")

@@ -1,7 +1,8 @@
 import Notiplay
 
 /// The NagMe reminder's content extension, ported from iOS (seeds 001 and 003): a
-/// "Reminder: …" label and a speaker; the `cancel` action mutes the speaker and keeps the card,
+/// "Reminder: …" label and a speaker; the `cancel` action removes the reminder's pending and
+/// delivered notifications, mutes the speaker and keeps the card,
 /// any other action closes it.
 ///
 /// Compared with the iOS original only the view changed: a `TerminalView`'s lines instead of a
@@ -22,6 +23,11 @@ public final class NotificationViewController: TerminalViewController, UNNotific
         completionHandler completion: @escaping (UNNotificationContentExtensionResponseOption) -> Void
     ) {
         if response.actionIdentifier == "cancel" {
+            let identifiers = [response.notification.request.identifier]
+            // Remove future notifications that have been scheduled, and the ones delivered, so
+            // that the notification center is not cluttered.
+            UNUserNotificationCenter.current().removePendingNotificationRequests(withIdentifiers: identifiers)
+            UNUserNotificationCenter.current().removeDeliveredNotifications(withIdentifiers: identifiers)
             // Visual feedback that the reminder has been cancelled; the card stays.
             speaker = "🔇"
             redraw()
