@@ -78,9 +78,10 @@ let package = Package(
             path: "Benchmarks/NotiplayBenchmarks"
         ),
         .target(name: "NotiplayTestSupport", path: "Tests/Support"),
-        .testTarget(name: "NotiplayCoreTests", dependencies: ["NotiplayCore"]),
-        .testTarget(name: "NotiplayScriptTests", dependencies: ["NotiplayScript"]),
-        .testTarget(name: "NotiplayTerminalTests", dependencies: ["NotiplayTerminal", "NotiplayCore"], exclude: ["Snapshots"]),
+        .testTarget(name: "NotiplayCoreTests", dependencies: ["NotiplayCore", "NotiplayTestSupport"]),
+        .testTarget(name: "NotiplayScriptTests", dependencies: ["NotiplayScript", "NotiplayTestSupport"]),
+        .testTarget(
+            name: "NotiplayTerminalTests", dependencies: ["NotiplayTerminal", "NotiplayCore", "NotiplayTestSupport"], exclude: ["Snapshots"]),
         .testTarget(
             name: "NotiplayPlaybackTests",
             dependencies: ["NotiplayPlayback", "NotiplayCore", "NotiplayTestSupport"]

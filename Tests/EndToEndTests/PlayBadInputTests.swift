@@ -1,21 +1,11 @@
 import Foundation
+import NotiplayTestSupport
 import Testing
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Deterministic bytes (SplitMix64), so that a failure can be reproduced.
-func pseudoRandomBytes(_ count: Int, seed: UInt64) -> [UInt8] {
-    var state = seed
-    return (0..<count).map { _ in
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return UInt8(truncatingIfNeeded: z ^ (z >> 31))
-    }
-}
 
 /// An input `notiplay play` must refuse: how to make it, and what the refusal must say.
 struct BadInput: Sendable, CustomTestStringConvertible {

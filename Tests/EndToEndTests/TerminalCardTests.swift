@@ -37,7 +37,7 @@ struct TerminalCardTests {
     func scratchFile(_ name: String) -> String { E2E.shellQuoted(scratch.appendingPathComponent(name).path) }
 
     func expectRestored(_ pane: TmuxPane, exit: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        let screen = try await pane.expectScreen("notiplay did not end", sourceLocation: sourceLocation) { Self.exitLine($0) != nil }
+        let screen = try await pane.expectScreen("notiplay did not end", timeout: 20, sourceLocation: sourceLocation) { Self.exitLine($0) != nil }
         let text = try #require(screen, sourceLocation: sourceLocation)
         #expect(Self.exitLine(text) == "EXIT=\(exit)", "\(text)", sourceLocation: sourceLocation)
         #expect(text.contains("READY"), "the shell's screen is back (alternate screen left)", sourceLocation: sourceLocation)

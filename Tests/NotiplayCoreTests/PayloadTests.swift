@@ -1,3 +1,4 @@
+import NotiplayTestSupport
 import Testing
 
 @testable import NotiplayCore

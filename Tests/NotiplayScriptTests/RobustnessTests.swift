@@ -1,19 +1,8 @@
+import NotiplayTestSupport
 import Testing
 
 @testable import NotiplayScript
 
-/// A small deterministic generator (SplitMix64), so that a failure can be replayed.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Checks what `parse` says about `text`: an error points inside the text and its message is
 /// clean; a script holds only values the language allows. Returns whether it parsed.
@@ -126,7 +115,7 @@ struct RobustnessTests {
 
     @Test("Random bytes, decoded as a file would be and leniently")
     func randomBytes() {
-        var random = SeededGenerator(state: 0x6E6F_7469_706C_6179)
+        var random = SplitMix64(seed: 0x6E6F_7469_706C_6179)
         var parsed = 0
         for case_ in 0..<4000 {
             let count = Int.random(in: 0...(case_ % 10 == 0 ? 2000 : 120), using: &random)
@@ -148,7 +137,7 @@ struct RobustnessTests {
 
     @Test("Token soup: lines of keywords, values and troublemakers")
     func tokenSoup() {
-        var random = SeededGenerator(state: 42)
+        var random = SplitMix64(seed: 42)
         var parsed = 0
         for _ in 0..<6000 {
             var lines: [String] = []
@@ -170,7 +159,7 @@ struct RobustnessTests {
     @Test("Valid scripts, mutated one scalar or line at a time")
     func mutatedScripts() {
         for text in Self.corpus { #expect(checkParse(text)) }
-        var random = SeededGenerator(state: 0xC0FF_EE)
+        var random = SplitMix64(seed: 0xC0FF_EE)
         for _ in 0..<6000 {
             var scalars = Array((Self.corpus.randomElement(using: &random) ?? "").unicodeScalars)
             for _ in 0..<Int.random(in: 1...4, using: &random) {

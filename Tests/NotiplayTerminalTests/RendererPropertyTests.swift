@@ -1,4 +1,5 @@
 import NotiplayTerminal
+import NotiplayTestSupport
 import Testing
 
 /// Random frames through the renderer into the virtual screen: after every frame the screen
@@ -19,22 +20,22 @@ struct RendererPropertyTests {
         CellStyle(background: .palette(236), reverse: true),
     ]
 
-    static func text(_ random: inout SeededGenerator) -> String {
+    static func text(_ random: inout SplitMix64) -> String {
         var text = ""
         for _ in 0..<Int(random.next() % 8 + 1) { text += pieces[Int(random.next() % UInt64(pieces.count))] }
         return text
     }
 
-    static func style(_ random: inout SeededGenerator) -> CellStyle {
+    static func style(_ random: inout SplitMix64) -> CellStyle {
         styles[Int(random.next() % UInt64(styles.count))]
     }
 
-    static func int(_ random: inout SeededGenerator, _ range: ClosedRange<Int>) -> Int {
+    static func int(_ random: inout SplitMix64, _ range: ClosedRange<Int>) -> Int {
         range.lowerBound + Int(random.next() % UInt64(range.count))
     }
 
     /// One random change: text, a filled rectangle, a drawn sub-grid, or a single cell.
-    static func mutate(_ grid: inout Grid, _ random: inout SeededGenerator) {
+    static func mutate(_ grid: inout Grid, _ random: inout SplitMix64) {
         switch random.next() % 10 {
         case 0...4:
             grid.put(text(&random), row: int(&random, 0...grid.height - 1), column: int(&random, -2...grid.width),
@@ -69,7 +70,7 @@ struct RendererPropertyTests {
     ])
     func randomFrames(_ mode: ColorMode, _ unicode: Bool, _ stray: Bool, _ seed: UInt64) {
         let glyphs: GlyphSet = unicode ? .unicode : .ascii
-        var random = SeededGenerator(seed: seed)
+        var random = SplitMix64(seed: seed)
         var grid = Grid(width: 24, height: 6)
         var renderer = FrameRenderer()
         var screen = VirtualScreen(width: 24, height: 6)

@@ -1,4 +1,5 @@
 import NotiplayTerminal
+import NotiplayTestSupport
 
 /// A small terminal for the tests: it applies the renderer's bytes as an xterm-compatible
 /// terminal does, and records anything a correct renderer never sends.
@@ -29,7 +30,7 @@ struct VirtualScreen {
 
     /// Fills the screen with rubbish, as a terminal holds after a resize or another program.
     mutating func scribble(seed: UInt64) {
-        var random = SeededGenerator(seed: seed)
+        var random = SplitMix64(seed: seed)
         for i in cells.indices {
             cells[i] = Cell(Character(Unicode.Scalar(UInt8(0x21 + random.next() % 90))), style: CellStyle(reverse: true))
         }
@@ -206,20 +207,6 @@ struct VirtualScreen {
     }
 }
 
-/// SplitMix64: a small seeded generator, so a failing run can be repeated.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// What the screen should show for `grid`: each cell's character, made ASCII for the ASCII
 /// glyph set, in its style brought down to `mode`. Worked out here on its own, not with the

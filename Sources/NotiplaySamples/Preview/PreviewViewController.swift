@@ -31,12 +31,7 @@ public final class PreviewViewController: TerminalViewController, UNNotification
     private var meterProblem = ""
     private var name = ""
     private var chosen = false
-    private var state = State.ready
-
-    private enum State: Equatable {
-        case ready, playing, paused, ended
-        case failed(String)
-    }
+    private var state = PlaybackPhase.ready
 
     /// `.overlay` while there is a sound to play.
     public var mediaPlayPauseButtonType: UNNotificationContentExtensionMediaPlayPauseButtonType {
@@ -120,29 +115,10 @@ public final class PreviewViewController: TerminalViewController, UNNotification
     }
 
     private func makePlayer(_ file: AudioFile) -> MediaPlayer {
-        let player = MediaPlayer(file: file)
-        player.onStart = { [weak self] in
-            self?.state = .playing
-            self?.extensionContext?.mediaPlayingStarted()
+        MediaPlayer.reporting(file, to: self) { [weak self] phase in
+            if let phase { self?.state = phase }
             self?.redraw()
         }
-        player.onPause = { [weak self] in
-            self?.state = .paused
-            self?.extensionContext?.mediaPlayingPaused()
-            self?.redraw()
-        }
-        player.onFinish = { [weak self] in
-            self?.state = .ended
-            self?.extensionContext?.mediaPlayingPaused()
-            self?.redraw()
-        }
-        player.onError = { [weak self] message in
-            self?.state = .failed(message)
-            self?.extensionContext?.mediaPlayingPaused()
-            self?.redraw()
-        }
-        player.onPosition = { [weak self] _ in self?.redraw() }
-        return player
     }
 
     // MARK: The view

@@ -17,12 +17,7 @@ public final class VoiceMemoViewController: TerminalViewController, UNNotificati
     private var sender = ""
     private var fileName = ""
     private var announcedDuration: Double?
-    private var state = State.ready
-
-    private enum State: Equatable {
-        case ready, playing, paused, ended
-        case failed(String)
-    }
+    private var state = PlaybackPhase.ready
 
     /// `.default` while there is a recording to play.
     public var mediaPlayPauseButtonType: UNNotificationContentExtensionMediaPlayPauseButtonType {
@@ -74,29 +69,10 @@ public final class VoiceMemoViewController: TerminalViewController, UNNotificati
     }
 
     private func makePlayer(_ file: AudioFile) -> MediaPlayer {
-        let player = MediaPlayer(file: file)
-        player.onStart = { [weak self] in
-            self?.state = .playing
-            self?.extensionContext?.mediaPlayingStarted()
+        MediaPlayer.reporting(file, to: self) { [weak self] phase in
+            if let phase { self?.state = phase }
             self?.redraw()
         }
-        player.onPause = { [weak self] in
-            self?.state = .paused
-            self?.extensionContext?.mediaPlayingPaused()
-            self?.redraw()
-        }
-        player.onFinish = { [weak self] in
-            self?.state = .ended
-            self?.extensionContext?.mediaPlayingPaused()
-            self?.redraw()
-        }
-        player.onError = { [weak self] message in
-            self?.state = .failed(message)
-            self?.extensionContext?.mediaPlayingPaused()
-            self?.redraw()
-        }
-        player.onPosition = { [weak self] _ in self?.redraw() }
-        return player
     }
 
     // MARK: The view
