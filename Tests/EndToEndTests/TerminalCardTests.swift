@@ -12,7 +12,10 @@ struct TerminalCardTests {
     func startCard(_ pane: TmuxPane, extra: String = "", asJob: Bool = false) async throws -> String {
         let bin = try E2E.binary()
         try await pane.type("stty -g > \(scratchFile("before")); echo READY")
-        _ = try await pane.waitForScreen { $0.contains("READY") }
+        // The line the echo printed (typing on before it would be read ahead by the shell).
+        try await pane.expectScreen("the shell did not answer") { screen in
+            screen.split(separator: "\n").contains { $0.trimmingCharacters(in: .whitespaces) == "READY" }
+        }
         let deliver =
             "\(E2E.shellQuoted(bin)) deliver \(E2E.shellQuoted(E2E.media("voice-memo.apns"))) --attach \(E2E.shellQuoted(E2E.media("voice-memo.m4a"))) --audio null \(extra); "
             + "echo \"EXIT=$?\""
@@ -26,9 +29,14 @@ struct TerminalCardTests {
 
     /// The line the shell printed after notiplay ended (`EXIT=0`), not the command line that asks for it.
     static func exitLine(_ screen: String) -> String? {
-        screen.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.first {
-            $0.hasPrefix("EXIT=") && $0.count > 5 && $0.dropFirst(5).allSatisfy(\.isNumber)
+        // `EXIT=` and digits, wherever the shell's prompt or a reflow put it; the command line
+        // itself says `EXIT=$?`.
+        for line in screen.split(separator: "\n") {
+            guard let range = line.range(of: "EXIT=") else { continue }
+            let digits = line[range.upperBound...].prefix(while: \.isNumber)
+            if !digits.isEmpty { return "EXIT=\(digits)" }
         }
+        return nil
     }
 
     let scratch: URL
@@ -44,7 +52,9 @@ struct TerminalCardTests {
         #expect(!text.contains("Voice memo from Sam"), "the card is gone with the alternate screen", sourceLocation: sourceLocation)
         #expect(try await pane.value("#{alternate_on}") == "0", sourceLocation: sourceLocation)
         #expect(try await pane.value("#{cursor_flag}") == "1", "cursor shown again", sourceLocation: sourceLocation)
-        _ = try await pane.waitForScreen { _ in FileManager.default.fileExists(atPath: scratch.appendingPathComponent("after").path) }
+        // The shell makes the file before stty writes to it: wait for the whole line.
+        let afterFile = scratch.appendingPathComponent("after").path
+        _ = try await pane.waitForScreen { _ in (try? String(contentsOfFile: afterFile, encoding: .utf8))?.hasSuffix("\n") == true }
         let before = try String(contentsOf: scratch.appendingPathComponent("before"), encoding: .utf8)
         let after = try String(contentsOf: scratch.appendingPathComponent("after"), encoding: .utf8)
         #expect(before == after, "termios restored", sourceLocation: sourceLocation)
