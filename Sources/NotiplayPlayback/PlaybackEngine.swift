@@ -62,6 +62,9 @@ public struct PlaybackFailure: Error, Sendable, Equatable, CustomStringConvertib
     public static let loadingFailed: Int32 = -13
     /// `MPV_ERROR_NOTHING_TO_PLAY`: the file has no audio track.
     public static let nothingToPlay: Int32 = -16
+    /// Not libmpv's: the ``AudioOutput/pacedCapture(path:)`` output could not be set up (its file,
+    /// its pipe or its thread); the message tells which and why.
+    public static let captureFailed: Int32 = -1003
 
     public var description: String { "\(operation): \(message) (\(code))" }
 }
