@@ -1,5 +1,5 @@
 // Engine benchmarks: numbers, not pass/fail tests. Run with
-//   swift run -c release NotiplayBenchmarks [--files N] [--payload-only | --render-only]
+//   swift run -c release NotiplayBenchmarks [--files N] [--payload-only | --render-only | --paced-cpu]
 // Reports: 100 files played back to back by one engine (untimed null output),
 // load-to-started latency on a warm engine (real-time null output), JSON parsing of a
 // 4 KB APNs payload (parse alone, and the whole decode), and the frame renderer (render+diff of
@@ -39,6 +39,45 @@ if arguments.contains("--render-only") {
 
 let file = try AudioFileValidator().validate("\(media)/tone-1s.wav")
 let clock = ContinuousClock()
+
+// The paced capture against the real-time null output: CPU of this process (user + system,
+// every thread: libmpv's, the capture's reader, the engine's queue) while 5 s of the voice memo
+// play, in real time both. Three rounds each, alternating; medians.
+if arguments.contains("--paced-cpu") {
+    func cpuSeconds() -> Double {
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+            + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    }
+    let memo = try AudioFileValidator().validate("\(media)/voice-memo.m4a")
+    let capturePath = "/tmp/notiplay-bench-paced-\(getpid()).wav"
+    let outputs: [(String, AudioOutput)] = [("null", .null(untimed: false)), ("paced", .pacedCapture(path: capturePath))]
+    var cpu: [String: [Double]] = [:]
+    var wall: [String: [Double]] = [:]
+    for _ in 0..<3 {
+        for (name, output) in outputs {
+            let engine = try MPVEngine(output: output)
+            let cpuStart = cpuSeconds()
+            let start = clock.now
+            let reason = try await engine.playToEnd(memo, options: PlaybackOptions(end: 5))
+            let elapsed = ms(clock.now - start)
+            let used = (cpuSeconds() - cpuStart) * 1000
+            await engine.shutdown()
+            guard reason == .endOfFile else { fatalError("\(name): \(reason)") }
+            cpu[name, default: []].append(used)
+            wall[name, default: []].append(elapsed)
+        }
+    }
+    unlink(capturePath)
+    for (name, _) in outputs {
+        let c = median(cpu[name] ?? [])
+        let w = median(wall[name] ?? [])
+        print("\(name): 5 s of voice-memo.m4a in \(format(w)) ms, CPU \(format(c)) ms "
+            + "(\(format(c / w * 100)) % of one core; rounds \((cpu[name] ?? []).map(format)))")
+    }
+    exit(0)
+}
 
 let payloadOnly = arguments.contains("--payload-only")
 

@@ -52,7 +52,15 @@ extension MPVEngine {
     }
 
     func sendSeek(_ target: Double) throws {
-        try command(["seek", Self.timeString(target), "absolute+exact"], "seek")
+        var exact = target
+        if let capture {
+            try holdForRestart(capture)
+            // A quarter of a sample later: libmpv's exact seek to a sample's time may start one
+            // sample early (1.5 s at 44.1 kHz gives sample 66,149); a capture must hear the rest
+            // of the file from that very sample, no more, no less.
+            exact += 0.25 / Double(capture.sampleRate)
+        }
+        try command(["seek", Self.timeString(exact), "absolute+exact"], "seek")
         state.restarted = false
         state.restartPosition = target
     }
@@ -68,11 +76,17 @@ extension MPVEngine {
     }
 
     public func stop() async throws {
-        try await onQueue { try self.command(["stop"], "stop") }
+        try await onQueue {
+            if let capture = self.capture { self.stopPaced(capture) }
+            try self.command(["stop"], "stop")
+        }
     }
 
     public func position() async -> Double? {
-        try? await onQueue { self.state.active ? self.doubleProperty("time-pos") : nil }
+        try? await onQueue {
+            if let capture = self.capture { return self.pacedPosition(capture) }
+            return self.state.active ? self.doubleProperty("time-pos") : nil
+        }
     }
 
     // MARK: On `queue`
@@ -80,8 +94,18 @@ extension MPVEngine {
     func loadNow(_ file: AudioFile, options: PlaybackOptions) throws -> PlaybackItemID {
         dispatchPrecondition(condition: .onQueue(queue))
         guard let h = handle else { throw PlaybackFailure.engineClosed }
-        var paused: Int32 = options.startPaused ? 1 : 0
-        try PlaybackFailure.check(mpv_set_property(h, "pause", MPV_FORMAT_FLAG, &paused), "set pause")
+        if let capture {
+            // The end of a file libmpv gave up on is not heard any more.
+            if let draining = state.draining, !capture.isDrained {
+                state.draining = nil
+                emit(.ended(.stopped), item: draining)
+            }
+            // libmpv loads paused; the new file's restart lets it play (`startPacedAudio`).
+            try holdForRestart(capture)
+        } else {
+            var paused: Int32 = options.startPaused ? 1 : 0
+            try PlaybackFailure.check(mpv_set_property(h, "pause", MPV_FORMAT_FLAG, &paused), "set pause")
+        }
         try PlaybackFailure.check(
             mpv_set_property_string(h, "start", options.start.map(Self.timeString) ?? "none"), "set start")
         try PlaybackFailure.check(
@@ -100,11 +124,14 @@ extension MPVEngine {
         state.restarted = false
         state.playing = false
         state.restartPosition = max(0, options.start ?? 0)
+        state.eofReached = false
+        state.aligned = false
         return item
     }
 
     func setPause(_ paused: Bool) throws {
         guard let h = handle else { throw PlaybackFailure.engineClosed }
+        if let capture { return try setPacedPause(paused, capture) }
         try requireActive(paused ? "pause" : "play")
         var flag: Int32 = paused ? 1 : 0
         try PlaybackFailure.check(mpv_set_property(h, "pause", MPV_FORMAT_FLAG, &flag), "set pause")

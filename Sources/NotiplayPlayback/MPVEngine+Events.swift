@@ -31,6 +31,7 @@ extension MPVEngine {
             state.idle = false
             state.duration = nil
             state.loadedAnnounced = false
+            state.idleOverdue = false
 
         case MPV_EVENT_HOOK:
             guard let data = event.data, let h = handle else { return }
@@ -52,9 +53,15 @@ extension MPVEngine {
                 do { try sendSeek(target) } catch { resumeSeekWaiters(throwing: error) }
                 return
             }
+            let awaited = !state.restarted
             state.restarted = true
             resumeSeekWaiters()
             checkOutputFallback()
+            if let capture {
+                // Only the restarts the engine waits for (a load's, a seek's) are boundaries.
+                guard awaited else { return }
+                startPacedAudio(capture)
+            }
             let position = state.restartPosition
             if !state.paused && !state.playing {
                 state.playing = true
@@ -79,7 +86,9 @@ extension MPVEngine {
         case MPV_EVENT_QUEUE_OVERFLOW:
             // Some notifications were lost: read the state afresh.
             logger.warning("libmpv event queue overflowed; refreshing state")
-            if let paused = flagProperty("pause") { updatePause(paused) }
+            // With a paced capture, the engine alone sets `pause` (also to hold libmpv).
+            if capture == nil, let paused = flagProperty("pause") { updatePause(paused) }
+            if capture != nil, let reached = flagProperty("eof-reached") { pacedEndReached(reached) }
             if let idle = flagProperty("idle-active") { updateIdle(idle) }
 
         default:
@@ -88,6 +97,11 @@ extension MPVEngine {
     }
 
     private func endFile(_ item: PlaybackItemID, reason: mpv_end_file_reason, error: Int32) {
+        // A paced file the engine ended itself (its end was heard) is stopped in libmpv then.
+        if item == state.endedByEngine {
+            state.endedByEngine = nil
+            return
+        }
         checkOutputFallback()
         let isCurrent = item == state.current
         if isCurrent {
@@ -99,13 +113,23 @@ extension MPVEngine {
         switch reason {
         case MPV_END_FILE_REASON_EOF:
             guard isCurrent else { return emit(.ended(.endOfFile), item: item) }
-            // The last audio is still in the output's buffer: `ended` waits for `idle-active`.
+            // The last audio is still in the output's buffer: `ended` waits for `idle-active`
+            // (and for a paced capture to have played it; with `keep-open` this is rare).
             state.draining = item
-            if state.idle { finishDraining(except: nil) }
+            if capture != nil {
+                checkPacedDrain()
+            } else if state.idle {
+                finishDraining(except: nil)
+            }
             queue.asyncAfter(deadline: .now() + .seconds(3)) { [weak self] in
                 guard let self, self.state.draining == item else { return }
                 self.logger.debug("no idle-active after end of file \(item); ending it anyway")
-                self.finishDraining(except: nil)
+                if self.capture != nil {
+                    self.state.idleOverdue = true
+                    self.checkPacedDrain()
+                } else {
+                    self.finishDraining(except: nil)
+                }
             }
         case MPV_END_FILE_REASON_ERROR:
             let failure = PlaybackFailure(mpv: error, "play")
@@ -137,13 +161,16 @@ extension MPVEngine {
     private func propertyChanged(_ property: ObservedProperty, _ change: mpv_event_property) {
         switch property {
         case .pause:
-            guard change.format == MPV_FORMAT_FLAG, let data = change.data else { return }
+            // With a paced capture the engine alone sets `pause`, also to hold libmpv until a
+            // restart, and `keep-open` sets it at the end: the notifications tell nothing new.
+            guard capture == nil, change.format == MPV_FORMAT_FLAG, let data = change.data else { return }
             updatePause(data.assumingMemoryBound(to: Int32.self).pointee != 0)
         case .idleActive:
             guard change.format == MPV_FORMAT_FLAG, let data = change.data else { return }
             updateIdle(data.assumingMemoryBound(to: Int32.self).pointee != 0)
         case .timePos:
-            guard change.format == MPV_FORMAT_DOUBLE, let data = change.data,
+            // libmpv's position runs ahead of a paced capture's, which follows what was heard.
+            guard capture == nil, change.format == MPV_FORMAT_DOUBLE, let data = change.data,
                 let item = state.current, state.active, state.restarted
             else { return }
             let position = data.assumingMemoryBound(to: Double.self).pointee
@@ -162,6 +189,9 @@ extension MPVEngine {
             emit(.duration(duration), item: item)
         case .currentAO:
             checkOutputFallback()
+        case .eofReached:
+            guard capture != nil, change.format == MPV_FORMAT_FLAG, let data = change.data else { return }
+            pacedEndReached(data.assumingMemoryBound(to: Int32.self).pointee != 0)
         }
     }
 
@@ -196,7 +226,8 @@ extension MPVEngine {
 
     private func updateIdle(_ idle: Bool) {
         state.idle = idle
-        if idle { finishDraining(except: nil) }
+        guard idle else { return }
+        if capture != nil { checkPacedDrain() } else { finishDraining(except: nil) }
     }
 
     private func forward(_ message: mpv_event_log_message) {

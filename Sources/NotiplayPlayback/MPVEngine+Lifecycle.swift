@@ -4,7 +4,7 @@ import Logging
 
 /// Reply ids of the observed properties.
 enum ObservedProperty: UInt64, CaseIterable {
-    case pause = 1, timePos, duration, idleActive, currentAO
+    case pause = 1, timePos, duration, idleActive, currentAO, eofReached
 
     var name: String {
         switch self {
@@ -13,12 +13,13 @@ enum ObservedProperty: UInt64, CaseIterable {
         case .duration: "duration"
         case .idleActive: "idle-active"
         case .currentAO: "current-ao"
+        case .eofReached: "eof-reached"
         }
     }
 
     var format: mpv_format {
         switch self {
-        case .pause, .idleActive: MPV_FORMAT_FLAG
+        case .pause, .idleActive, .eofReached: MPV_FORMAT_FLAG
         case .timePos, .duration: MPV_FORMAT_DOUBLE
         case .currentAO: MPV_FORMAT_STRING
         }
@@ -59,8 +60,8 @@ extension MPVEngine {
         ("load-unsafe-playlists", "no"),
     ]
 
-    /// The audio-output options for `output`.
-    static func outputOptions(_ output: AudioOutput) -> [(String, String)] {
+    /// The audio-output options for `output`; `fifo` is the pipe of a paced capture.
+    static func outputOptions(_ output: AudioOutput, fifo: String?) -> [(String, String)] {
         switch output {
         case .null(let untimed):
             [("ao", "null"), ("ao-null-untimed", untimed ? "yes" : "no")]
@@ -70,6 +71,18 @@ extension MPVEngine {
             // libmpv's own probe order on Linux, then null so that playback never fails for
             // want of a device; `current-ao` tells whether the fallback was taken.
             [("ao", "pipewire,pulse,alsa,jack,sdl,null"), ("ao-null-untimed", untimed ? "yes" : "no")]
+        case .pacedCapture:
+            // Raw samples of a known format into the capture's pipe, so that bytes are time.
+            // (`audio-buffer` is left alone: the pcm output's soft buffer is its 65,536-sample
+            // device buffer whatever `audio-buffer` says; it can only make it larger.)
+            // `keep-open`: libmpv writes the end of a file before it is heard; the file stays
+            // loaded (paused, `eof-reached`) until the capture played it, so a pause or a seek
+            // near the end still works; the engine then stops it.
+            [
+                ("ao", "pcm"), ("ao-pcm-file", fifo ?? ""), ("ao-pcm-waveheader", "no"), ("keep-open", "yes"),
+                ("audio-format", "s16"), ("audio-samplerate", String(AudioOutput.pacedCaptureSampleRate)),
+                ("audio-channels", AudioOutput.pacedCaptureChannels == 1 ? "mono" : "stereo"),
+            ]
         }
     }
 
@@ -83,7 +96,7 @@ extension MPVEngine {
             throw PlaybackFailure(code: -1, message: "libmpv could not create a player (out of memory?)", operation: "mpv_create")
         }
         do {
-            for (name, value) in Self.baseOptions + Self.outputOptions(output) {
+            for (name, value) in Self.baseOptions + Self.outputOptions(output, fifo: capture?.fifoPath) {
                 try PlaybackFailure.check(mpv_set_option_string(h, name, value), "option \(name)=\(value)")
             }
             try PlaybackFailure.check(mpv_initialize(h), "mpv_initialize")
@@ -113,6 +126,10 @@ extension MPVEngine {
     }
 
     /// Ends every file, destroys the handle and finishes every event stream. Runs on `queue`.
+    ///
+    /// With a paced capture: what was not heard yet is thrown away (a write of libmpv's blocked on
+    /// the pipe ends at once), libmpv closes its output, then the capture finishes its WAV file
+    /// and removes its pipe.
     func close() {
         dispatchPrecondition(condition: .onQueue(queue))
         guard let h = handle else { return }
@@ -120,13 +137,15 @@ extension MPVEngine {
         drainEvents()
         resumeSeekWaiters(throwing: PlaybackFailure.engineClosed)
         if let draining = state.draining {
-            emit(.ended(.endOfFile), item: draining)
+            emit(.ended(drainingEndReason()), item: draining)
         } else if state.active, let current = state.current {
             emit(.ended(.stopped), item: current)
         }
         state = State()
+        capture?.setMode(.muted)
         mpv_terminate_destroy(h)
         handle = nil
+        capture?.finish()
         finishSubscribers()
     }
 

@@ -19,6 +19,21 @@ public enum AudioOutput: Sendable, Equatable {
     /// The system's sound device (PipeWire, PulseAudio or ALSA); falls back to ``null(untimed:)``
     /// when there is none, announced once by a ``PlaybackEvent/Kind/outputFallback(using:)`` event.
     case system(untimedFallback: Bool)
+    /// Play in real time, as through a sound card, and write what a listener heard to a WAV file
+    /// at `path` (16-bit, ``pacedCaptureSampleRate`` Hz, ``pacedCaptureChannels`` channels).
+    ///
+    /// Pauses stop what is heard at once; a seek, a stop or a new file throws away what was
+    /// buffered and not heard yet, as a sound card does; positions and `ended` follow what was
+    /// heard. ``PlaybackEngine/heardSeconds`` tells how much so far. The file is created (or
+    /// truncated) when the engine starts and holds a complete WAV header once the engine is shut
+    /// down. Its folder must exist and be writable.
+    case pacedCapture(path: String)
+
+    /// The sample rate of a ``pacedCapture(path:)`` file, in hertz.
+    public static let pacedCaptureSampleRate = 44_100
+    /// The channels of a ``pacedCapture(path:)`` file. A mono file is heard on both, 3 dB
+    /// quieter (libmpv's upmix).
+    public static let pacedCaptureChannels = 2
 }
 
 /// How to start one file.
@@ -62,6 +77,9 @@ public struct PlaybackFailure: Error, Sendable, Equatable, CustomStringConvertib
     public static let loadingFailed: Int32 = -13
     /// `MPV_ERROR_NOTHING_TO_PLAY`: the file has no audio track.
     public static let nothingToPlay: Int32 = -16
+    /// Not libmpv's: the ``AudioOutput/pacedCapture(path:)`` output could not be set up (its file,
+    /// its pipe or its thread); the message tells which and why.
+    public static let captureFailed: Int32 = -1003
 
     public var description: String { "\(operation): \(message) (\(code))" }
 }
@@ -135,11 +153,19 @@ public protocol PlaybackEngine: AnyObject, Sendable {
     func stop() async throws
     /// The current position in seconds, or `nil` when nothing is loaded.
     func position() async -> Double?
+    /// Seconds of audio a listener has heard so far, over every file this engine played, or `nil`
+    /// when the output does not tell (only ``AudioOutput/pacedCapture(path:)`` does). Pauses,
+    /// seeks and stops are taken into account: it grows in real time while audio plays, and only
+    /// then. Readable from any thread, at any time, also after shutdown.
+    var heardSeconds: Double? { get }
     /// Releases the player. Every event stream finishes; later calls throw.
     func shutdown() async
 }
 
 extension PlaybackEngine {
+    /// `nil`: this engine does not measure what was heard.
+    public var heardSeconds: Double? { nil }
+
     /// Loads `file` and waits until it ends, calling `observe` with each of its events and
     /// every engine-wide event.
     /// - Returns: Why it ended.
