@@ -14,8 +14,9 @@ public enum TestAudio: Sendable, Equatable {
     case untimed
     /// libmpv's `null` output in real time.
     case realTime
-    /// libmpv's `pcm` output written to `path`, so that ``NotificationTestHost/heardSeconds()``
-    /// can tell how much audio was rendered.
+    /// In real time, as through a sound card, with what a listener heard written to a WAV file at
+    /// `path` (libmpv's `pcm` output paced by notiplay): ``NotificationTestHost/heardSeconds()``
+    /// tells how much, pauses and waits included.
     case capture(path: String)
 }
 
@@ -123,7 +124,7 @@ public final class NotificationTestHost {
             switch audio {
             case .untimed: .null(untimed: true)
             case .realTime: .null(untimed: false)
-            case .capture(let path): .pcm(path: path)
+            case .capture(let path): .pacedCapture(path: path)
             }
         do {
             engine = try MPVEngine(output: output)
@@ -289,19 +290,15 @@ public final class NotificationTestHost {
         return 0
     }
 
-    /// The seconds of audio rendered into the capture (``TestAudio/capture(path:)``), read after
-    /// the engine has finished writing it: call after ``close()``, or it closes the host first.
+    /// The seconds of audio heard so far through the capture (``TestAudio/capture(path:)``):
+    /// what a listener would have heard, given the waits and pauses. The WAV file is complete once
+    /// the host is closed.
     public func heardSeconds() async throws(TestHostFailure) -> Double {
-        guard case .capture(let path) = audio else {
+        guard case .capture = audio else {
             throw failure("expect heard: the host has no capture (audio: .capture(path:))")
         }
-        await close()
-        guard FileManager.default.fileExists(atPath: path) else { return 0 }  // nothing was ever rendered
-        do {
-            return try CapturedAudio(path: path).seconds
-        } catch {
-            throw failure("expect heard: the capture \(path) cannot be read: \(error)")
-        }
+        await session.settle()
+        return engine.heardSeconds ?? 0
     }
 
     /// A failure with the last ten events.

@@ -105,3 +105,19 @@ struct ScriptRunnerTests {
         #expect(xml.contains("message=\"expected &quot;x&quot; &amp; y\""))
     }
 }
+
+@MainActor
+@Suite("heard is what a listener heard", .timeLimit(.minutes(1)))
+struct HeardTests {
+    @Test("play, wait 0.5 s, pause, wait 0.5 s: about 0.5 s heard (≤ 1.5 s on a loaded machine), not the whole 2 s chime")
+    func pauseStopsWhatIsHeard() async {
+        let script = chimeScript([
+            .press(.play), .waitUntil(event: "mediaPlayingStarted", timeout: nil), .wait(.milliseconds(500)), .press(.pause),
+            .wait(.milliseconds(500)), .expectHeard(.atLeast, .milliseconds(350)), .expectHeard(.atMost, .milliseconds(1_500)),
+        ])
+        // --untimed does not apply to a script that measures what is heard.
+        let result = await ScriptRunner(untimed: true).run(script)
+        #expect(result.passed, "\(String(describing: result.failure))")
+        #expect(result.seconds >= 1.0, "the waits passed in real time")
+    }
+}
