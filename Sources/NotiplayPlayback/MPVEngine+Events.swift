@@ -83,6 +83,16 @@ extension MPVEngine {
             guard let data = event.data else { return }
             forward(data.assumingMemoryBound(to: mpv_event_log_message.self).pointee)
 
+        case MPV_EVENT_GET_PROPERTY_REPLY where event.reply_userdata & Self.silenceQueryTag != 0:
+            var flag: Bool?
+            if event.error >= 0, let data = event.data {
+                let property = data.assumingMemoryBound(to: mpv_event_property.self).pointee
+                if property.format == MPV_FORMAT_FLAG, let value = property.data {
+                    flag = value.assumingMemoryBound(to: Int32.self).pointee != 0
+                }
+            }
+            silenceQueryAnswered(tag: event.reply_userdata, value: flag)
+
         case MPV_EVENT_QUEUE_OVERFLOW:
             // Some notifications were lost: read the state afresh.
             logger.warning("libmpv event queue overflowed; refreshing state")

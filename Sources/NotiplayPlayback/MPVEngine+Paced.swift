@@ -27,6 +27,7 @@ extension MPVEngine {
         var flag: Int32 = 1
         try PlaybackFailure.check(mpv_set_property(h, "pause", MPV_FORMAT_FLAG, &flag), "set pause")
         flushOutput()
+        state.holds &+= 1
         state.eofReached = false
         state.endFlushed = false
         state.aligned = false
@@ -139,11 +140,54 @@ extension MPVEngine {
         guard let capture, handle != nil else { return }
         checkPacedEnd()
         checkPacedDrain()
+        checkSilence(capture)
         guard state.playing, state.restarted, !state.paused, let item = state.current else { return }
         let now = ContinuousClock.now
         if let sent = state.positionSent, now - sent < positionInterval { return }
         state.positionSent = now
         if let position = pacedPosition(capture) { emit(.position(position), item: item) }
+    }
+
+    /// `reply_userdata` of the questions `checkSilence` asks: this bit, one of the two below for
+    /// the property, and `state.holds` in the low bits.
+    static let silenceQueryTag: UInt64 = 1 << 62
+    static let endQueryTag: UInt64 = 1 << 61
+    static let pauseQueryTag: UInt64 = 1 << 60
+    static let holdsMask: UInt64 = (1 << 60) - 1
+
+    /// The capture ran out of audio while the engine expects libmpv to play. Either libmpv
+    /// reached the end unannounced (it sends a property's change only when it finds the value
+    /// different from the last one sent, so a file that was at its end before a seek can reach it
+    /// again with no `eof-reached` news), or `keep-open` paused it for an end that a seek has
+    /// since left (the end came while the seek was on its way; again with no `pause` news). So
+    /// ask for both, without waiting (a write of libmpv's may be holding its core), and ask again
+    /// 50 ms after the answers while the silence lasts.
+    private func checkSilence(_ capture: PacedCapture) {
+        guard let h = handle, state.active, state.restarted, !state.eofReached, !state.paused,
+            capture.mode == .playing, state.silenceQueries == 0, capture.isDrained
+        else { return }
+        let holds = state.holds & Self.holdsMask
+        for (tag, name) in [(Self.endQueryTag, "eof-reached"), (Self.pauseQueryTag, "pause")]
+        where mpv_get_property_async(h, Self.silenceQueryTag | tag | holds, name, MPV_FORMAT_FLAG) >= 0 {
+            state.silenceQueries += 1
+        }
+    }
+
+    /// An answer to `checkSilence`: `value` of `eof-reached` or of `pause`.
+    func silenceQueryAnswered(tag: UInt64, value: Bool?) {
+        state.silenceQueries = max(0, state.silenceQueries - 1)
+        guard tag & Self.holdsMask == state.holds & Self.holdsMask, let capture else { return }
+        let stillSilent = state.active && state.restarted && !state.eofReached && !state.paused
+            && capture.mode == .playing
+        if tag & Self.endQueryTag != 0, value == true {
+            pacedEndReached(true)
+        } else if tag & Self.pauseQueryTag != 0, value == true, stillSilent, let h = handle {
+            logger.debug("libmpv paused itself for an end a seek had left; playing on")
+            var flag: Int32 = 0
+            _ = mpv_set_property(h, "pause", MPV_FORMAT_FLAG, &flag)
+        }
+        guard state.silenceQueries == 0, stillSilent else { return }
+        queue.asyncAfter(deadline: .now() + .milliseconds(50)) { [weak self] in self?.pacedTick() }
     }
 
     /// Ends the current file once libmpv wrote all of it and the capture played all of it, then

@@ -77,6 +77,10 @@ public final class MPVEngine: PlaybackEngine, @unchecked Sendable {
         var eofReached = false
         /// Paced capture: libmpv's output was reloaded at the end, which pushes out its last bytes.
         var endFlushed = false
+        /// Paced capture: how many times libmpv was held for a restart (tags the questions of
+        /// `checkSilence`), and how many of those questions are unanswered.
+        var holds: UInt64 = 0
+        var silenceQueries = 0
         /// Paced capture, paused: libmpv stands exactly where the listener stopped (it has been
         /// paused since a restart), so playing needs no seek back.
         var aligned = false
