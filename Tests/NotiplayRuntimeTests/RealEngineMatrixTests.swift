@@ -730,7 +730,9 @@ struct RealEngineMatrixTests {
                 switch line.string("state") {
                 case "started":
                     if let at = pausedAt {
-                        #expect(abs(position - at) < 0.05, "resumed at \(position), paused at \(at)")
+                        // libmpv's position settles after the pause is reported, by what the
+                        // output had buffered (more on a loaded machine): resuming starts there.
+                        #expect(abs(position - at) < 0.15, "resumed at \(position), paused at \(at)")
                     } else {
                         #expect(position == 0)
                     }
