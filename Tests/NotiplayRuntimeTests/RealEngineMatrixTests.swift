@@ -140,31 +140,11 @@ enum MatrixMedia {
     static let shortToneFrames = 44_100
 }
 
-/// Limits how many engines the parallel tests run at once, so that a 2-core machine keeps up with
+/// How many engines the parallel tests run at once, so that a 2-core machine keeps up with
 /// real-time output.
 @MainActor
-final class MatrixEngineSlots {
-    static let shared = MatrixEngineSlots(free: 6)
-    private var free: Int
-    private var waiting: [CheckedContinuation<Void, Never>] = []
-
-    init(free: Int) { self.free = free }
-
-    func acquire() async {
-        if free > 0 {
-            free -= 1
-            return
-        }
-        await withCheckedContinuation { waiting.append($0) }
-    }
-
-    func release() {
-        if waiting.isEmpty {
-            free += 1
-        } else {
-            waiting.removeFirst().resume()
-        }
-    }
+enum MatrixEngines {
+    static let slots = EngineSlots(free: 6)
 }
 
 /// An awaited event did not come.
@@ -271,8 +251,8 @@ final class MatrixCard {
     static func run(
         _ output: Output, responseTimeLimit: Duration = .seconds(10), _ body: (MatrixCard) async throws -> Void
     ) async throws -> WAVFile? {
-        await MatrixEngineSlots.shared.acquire()
-        defer { MatrixEngineSlots.shared.release() }
+        await MatrixEngines.slots.acquire()
+        defer { MatrixEngines.slots.release() }
         let card = try MatrixCard(output: output, responseTimeLimit: responseTimeLimit)
         var failure: (any Error)?
         do { try await body(card) } catch { failure = error }

@@ -24,26 +24,10 @@ struct EventMissing: Error, CustomStringConvertible {
     var description: String { "no \(what) in time; events: \(seen.joined(separator: " "))" }
 }
 
-/// Limits how many libmpv engines the sample tests run at once (the machine has two cores).
+/// How many libmpv engines the sample tests run at once (the machine has two cores).
 @MainActor
-final class EngineSlots {
-    static let shared = EngineSlots(free: 3)
-    private var free: Int
-    private var waiting: [CheckedContinuation<Void, Never>] = []
-
-    init(free: Int) { self.free = free }
-
-    func acquire() async {
-        if free > 0 {
-            free -= 1
-            return
-        }
-        await withCheckedContinuation { waiting.append($0) }
-    }
-
-    func release() {
-        if waiting.isEmpty { free += 1 } else { waiting.removeFirst().resume() }
-    }
+enum SampleEngines {
+    static let slots = EngineSlots(free: 3)
 }
 
 /// One sample's app, read from its real files (`Samples/<Name>/<Name>.app.json` and its
@@ -105,8 +89,8 @@ final class SampleCard {
         _ name: String, output: Output = .untimed, storeFolder: String? = nil, responseTimeLimit: Duration = .seconds(10),
         _ body: (SampleCard) async throws -> Void
     ) async throws -> WAVFile? {
-        await EngineSlots.shared.acquire()
-        defer { EngineSlots.shared.release() }
+        await SampleEngines.slots.acquire()
+        defer { SampleEngines.slots.release() }
         let card = try SampleCard(name, output: output, storeFolder: storeFolder, responseTimeLimit: responseTimeLimit)
         var failure: (any Error)?
         do { try await body(card) } catch { failure = error }
