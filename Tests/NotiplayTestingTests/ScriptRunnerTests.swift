@@ -88,6 +88,22 @@ struct ScriptRunnerTests {
         #expect(results.map(\.passed) == (0..<8).map { $0 != 5 })
     }
 
+    @Test("a script that hangs is stopped at its limit while the others go on")
+    func hangingScriptBesideOthers() async {
+        var runner = ScriptRunner(untimed: true, parallelism: 2)
+        runner.timeLimit = .milliseconds(700)
+        // A real-time wait of 30 s stands for a hang: --untimed does not apply to `expect heard`.
+        let hanging = chimeScript([.press(.play), .wait(.seconds(30)), .expectHeard(.atLeast, .zero)], path: "hang")
+        let scripts: [Result<PlaybackScript, ScriptResult.Failure>] =
+            [.success(hanging)] + (0..<4).map { .success(chimeScript([.press(.play), .waitEnd], path: "ok\($0)")) }
+        let started = ContinuousClock.now
+        let results = await runner.run(scripts, paths: ["hang", "ok0", "ok1", "ok2", "ok3"])
+        #expect(ContinuousClock.now - started < .seconds(10))
+        #expect(results.map(\.passed) == [false, true, true, true, true])
+        #expect(results[0].failure?.message.hasPrefix("timed out after 700 ms") == true)
+        #expect(results[0].failure?.line == 3)
+    }
+
     @Test("TAP and JUnit reports")
     func reports() async throws {
         let results = [
