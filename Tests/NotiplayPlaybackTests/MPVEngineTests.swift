@@ -87,8 +87,8 @@ struct MPVEngineTests {
         try await engine.play()
         let resumed = try await events.next { $0.item == item && $0.kind.isStarted }
         #expect(abs((resumed.kind.position ?? -1) - before) < 0.05)
-        // (A pause that landed late, near the end, still leaves the end to reach.)
-        try await events.next { $0.item == item && ($0.kind.position ?? 0) >= min(pausedAt + 0.3, 1.9) }
+        // It plays on to the end (a pause that landed late, near the end, may leave no room for a
+        // position event in between: they come at most every 250 ms).
         #expect(try await events.end(of: item) == .endOfFile)
         let elapsed = clock.now - begin
         // 2 s of audio plus the 0.55 s pause; the drain makes the end a little later still.
