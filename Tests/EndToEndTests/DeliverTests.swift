@@ -11,11 +11,11 @@ private func events(_ result: RunResult) throws -> [[String: Any]] {
 @Suite("deliver --headless: the real binary with libmpv")
 struct DeliverTests {
     @Test("The default card plays the attachment to its end: events in order, the audio really rendered")
-    func defaultCardPlaysToTheEnd() throws {
+    func defaultCardPlaysToTheEnd() async throws {
         let scratch = try E2E.scratch()
         defer { E2E.remove(scratch) }
         let capture = scratch.appendingPathComponent("heard.wav").path
-        let result = try notiplay(
+        let result = try await notiplay(
             "deliver", E2E.media("nagme.apns"), "--attach", E2E.media("chime.wav"), "--headless",
             "--keys", "space ~end q", "--events", "jsonl", "--audio", "pcm:\(capture)", "--untimed")
         #expect(result.status == 0, "\(result)")
@@ -33,10 +33,10 @@ struct DeliverTests {
     }
 
     @Test("Pausing in real time: what is heard stops at the pause")
-    func pauseStopsTheAudio() throws {
+    func pauseStopsTheAudio() async throws {
         let scratch = try E2E.scratch()
         defer { E2E.remove(scratch) }
-        let result = try notiplay(
+        let result = try await notiplay(
             "deliver", E2E.media("nagme.apns"), "--attach", E2E.media("chime.wav"), "--headless",
             "--keys", "space ~600ms space ~200ms q", "--events", "jsonl", "--audio", "null")
         #expect(result.status == 0, "\(result)")
@@ -49,7 +49,7 @@ struct DeliverTests {
     }
 
     @Test("A forwarded action runs the app file's command (relative to the app file) with the response in its environment; stdout stays JSON lines")
-    func forwardedCommand() throws {
+    func forwardedCommand() async throws {
         let scratch = try E2E.scratch()
         defer { E2E.remove(scratch) }
         let script = scratch.appendingPathComponent("on-action.sh")
@@ -59,7 +59,7 @@ struct DeliverTests {
         let app = scratch.appendingPathComponent("app.json")
         try #"{"name": "Jingles", "categories": [{"identifier": "reminder", "actions": [{"identifier": "open", "title": "Open"}]}], "forwardedActions": {"command": ["./on-action.sh"]}}"#
             .write(to: app, atomically: true, encoding: .utf8)
-        let result = try notiplay(
+        let result = try await notiplay(
             "deliver", E2E.media("nagme.apns"), "--app", app.path, "--headless", "--keys", "1", "--events", "jsonl", "--audio", "null")
         #expect(result.status == 0, "\(result)")
         let lines = try events(result)
@@ -69,13 +69,13 @@ struct DeliverTests {
     }
 
     @Test("The built-in service extension fetches media-url and the default card plays it to the end")
-    func serviceExtensionFetchesMedia() throws {
+    func serviceExtensionFetchesMedia() async throws {
         let scratch = try E2E.scratch()
         defer { E2E.remove(scratch) }
         let capture = scratch.appendingPathComponent("heard.wav").path
         var environment = E2E.childEnvironment
         environment["NOTIPLAY_CACHE_DIR"] = scratch.appendingPathComponent("cache").path
-        let result = try run(
+        let result = try await run(
             try E2E.binary(),
             ["deliver", E2E.media("voice-memo.apns"), "--headless", "--keys", "space ~end", "--events", "jsonl",
              "--audio", "pcm:\(capture)", "--untimed"], environment: environment)
@@ -89,7 +89,7 @@ struct DeliverTests {
     }
 
     @Test("Media that cannot be fetched: an error event, and the card shows without it")
-    func serviceExtensionFailure() throws {
+    func serviceExtensionFailure() async throws {
         let scratch = try E2E.scratch()
         defer { E2E.remove(scratch) }
         let payload = scratch.appendingPathComponent("memo.apns")
@@ -97,7 +97,7 @@ struct DeliverTests {
             .write(to: payload, atomically: true, encoding: .utf8)
         var environment = E2E.childEnvironment
         environment["NOTIPLAY_CACHE_DIR"] = scratch.appendingPathComponent("cache").path
-        let result = try run(
+        let result = try await run(
             try E2E.binary(), ["deliver", payload.path, "--headless", "--keys", "space", "--events", "jsonl", "--audio", "null"],
             environment: environment)
         #expect(result.status == 0, "\(result)")
@@ -114,9 +114,9 @@ struct DeliverTests {
         (["deliver", "MEDIA/nagme.apns", "--headless", "--extensions", "/no/such/folder"], 66, "no such folder"),
         (["deliver", "MEDIA/nagme.apns", "--headless", "--app", "MEDIA/NagMe.app.json"], 65, "not a registered extension type"),
     ])
-    func badInput(_ arguments: [String], _ status: Int32, _ message: String) throws {
+    func badInput(_ arguments: [String], _ status: Int32, _ message: String) async throws {
         let args = arguments.map { $0.replacingOccurrences(of: "MEDIA/", with: E2E.root.path + "/Media/") }
-        let result = try run(try E2E.binary(), args)
+        let result = try await run(try E2E.binary(), args)
         #expect(result.status == status, "\(result)")
         #expect(result.stderrText.contains(message), "\(result)")
         #expect(!result.stdoutText.contains("didReceive"), "nothing may be presented: \(result)")

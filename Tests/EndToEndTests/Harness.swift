@@ -1,4 +1,5 @@
 import Foundation
+import NotiplayTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -10,6 +11,24 @@ import Glibc
 /// The binary is `$NOTIPLAY_BIN` when set, else `notiplay` next to the running test executable
 /// (`swift test --scratch-path .build-e2e` builds it into `.build-e2e/debug/` with the tests).
 enum E2E {
+    /// Two child processes at a time, as many as used to run when their waits held the two
+    /// threads of the concurrency pool: each loads libmpv and some play in real time, and more of
+    /// them at once on a 2-core machine make their own timings miss.
+    @MainActor static let childSlots = EngineSlots(free: 2)
+
+    /// Runs `body` (which runs a child process) once a child slot is free.
+    static func withChildSlot<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        await childSlots.acquire()
+        do {
+            let result = try await body()
+            await childSlots.release()
+            return result
+        } catch {
+            await childSlots.release()
+            throw error
+        }
+    }
+
     /// The repository root, from this file's path.
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
@@ -190,8 +209,9 @@ final class ChildProcess: @unchecked Sendable {
     }
 
     /// Waits until `predicate(stdout so far)` holds, the process ends, or `timeout` passes.
+    /// Blocks: only on a thread of its own.
     /// - Returns: Whether the predicate held.
-    func waitForStdout(timeout: Double, _ predicate: (Data) -> Bool) -> Bool {
+    private func blockingWaitForStdout(timeout: Double, _ predicate: (Data) -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         condition.lock()
         defer { condition.unlock() }
@@ -207,8 +227,27 @@ final class ChildProcess: @unchecked Sendable {
         kill(process.processIdentifier, signal)
     }
 
+    /// Sends `signal` as soon as `predicate(stdout so far)` holds, from the thread that waits for
+    /// it (a test resumed on a busy concurrency pool would send it late).
+    /// - Returns: When the signal was sent; `nil` if the predicate did not hold before the process
+    ///   ended or `timeout` passed (nothing was sent).
+    func send(
+        _ signal: Int32, whenStdout predicate: @escaping @Sendable (Data) -> Bool, timeout: Double
+    ) async -> ContinuousClock.Instant? {
+        await onThreadOfItsOwn {
+            guard self.blockingWaitForStdout(timeout: timeout, predicate) else { return nil }
+            let sent = ContinuousClock.now
+            self.send(signal)
+            return sent
+        }
+    }
+
     /// Waits for the process to end and its output to be read fully; kills it after `timeout`.
-    func finish(timeout: Double) throws -> RunResult {
+    func finish(timeout: Double) async throws -> RunResult {
+        try await onThreadOfItsOwn { try self.blockingFinish(timeout: timeout) }
+    }
+
+    private func blockingFinish(timeout: Double) throws -> RunResult {
         let deadline = Date().addingTimeInterval(timeout)
         condition.lock()
         while !(exitTime != nil && openStreams == 0) {
@@ -271,15 +310,38 @@ func seconds(from start: ContinuousClock.Instant, to end: ContinuousClock.Instan
 /// Runs `executable arguments` to its end, with a deadline after which it is killed.
 func run(
     _ executable: String, _ arguments: [String], timeout: Double = 10, environment: [String: String] = E2E.childEnvironment
-) throws -> RunResult {
-    let child = ChildProcess(executable, arguments, environment: environment)
-    try child.start()
-    return try child.finish(timeout: timeout)
+) async throws -> RunResult {
+    try await E2E.withChildSlot {
+        let child = ChildProcess(executable, arguments, environment: environment)
+        try child.start()
+        return try await child.finish(timeout: timeout)
+    }
 }
 
 /// Runs `notiplay arguments`.
-func notiplay(_ arguments: String..., timeout: Double = 10, sourceLocation: SourceLocation = #_sourceLocation) throws -> RunResult {
-    try run(try E2E.binary(sourceLocation: sourceLocation), arguments, timeout: timeout)
+func notiplay(_ arguments: String..., timeout: Double = 10, sourceLocation: SourceLocation = #_sourceLocation) async throws -> RunResult {
+    try await run(try E2E.binary(sourceLocation: sourceLocation), arguments, timeout: timeout)
+}
+
+/// Runs `body`, which blocks, on a thread started for it, and hands back its result.
+///
+/// Never on a thread of Swift's concurrency pool: on Linux it is the dispatch root queue with one
+/// thread per core (two here), which does not grow when a thread blocks. Two tests waiting there
+/// for a child process (a real-time `notiplay` run takes seconds on a loaded machine) held every
+/// other test of the process for that long: a real-time test's 0.3 s wait became 1.5 s, after
+/// the end of the file it meant to pause, and its `started` and `ended` events were taken late.
+/// (Not `DispatchQueue.global()` either: that is the same root queue.)
+func onThreadOfItsOwn<T: Sendable, E: Error>(_ body: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
+    let result: Result<T, E> = await withCheckedContinuation { continuation in
+        Thread {
+            do throws(E) {
+                continuation.resume(returning: .success(try body()))
+            } catch {
+                continuation.resume(returning: .failure(error))
+            }
+        }.start()
+    }
+    return try result.get()
 }
 
 /// The JSON objects of `--events jsonl` output, one per line; records an issue for each line that

@@ -56,17 +56,17 @@ struct BadInput: Sendable, CustomTestStringConvertible {
 @Suite("play refuses bad input")
 struct PlayBadInputTests {
     @Test("Bad input: exit status, a message naming it, and an end within 1 s", arguments: BadInput.all)
-    func refuse(input: BadInput) throws {
+    func refuse(input: BadInput) async throws {
         let scratch = try E2E.scratch()
         defer { E2E.remove(scratch) }
         let argument = try input.make(scratch)
 
-        let result = try notiplay("play", argument, "--audio", "null", "--untimed")
+        let result = try await notiplay("play", argument, "--audio", "null", "--untimed")
         check(result, argument: argument, status: input.status, words: input.words)
     }
 
     @Test("An unreadable file (mode 000): 65 and permission denied")
-    func unreadable() throws {
+    func unreadable() async throws {
         var binary = try E2E.binary()
         let scratch = try E2E.scratch()
         defer { E2E.remove(scratch) }
@@ -79,20 +79,20 @@ struct PlayBadInputTests {
             // Root reads anything: run as nobody (65534) instead.
             let setpriv = try #require(E2E.which("setpriv"), "setpriv (util-linux) is needed to run as a non-root user")
             let asNobody = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"]
-            let probe = try run(asNobody[0], Array(asNobody.dropFirst()) + [binary, "--version"])
+            let probe = try await run(asNobody[0], Array(asNobody.dropFirst()) + [binary, "--version"])
             if probe.status != 0 {
                 // The binary is not reachable by that user (a 0700 folder on its path): use a copy.
                 let copy = scratch.appendingPathComponent("notiplay").path
                 try FileManager.default.copyItem(atPath: binary, toPath: copy)
                 #expect(chmod(copy, 0o755) == 0)
                 binary = copy
-                let again = try run(asNobody[0], Array(asNobody.dropFirst()) + [binary, "--version"])
+                let again = try await run(asNobody[0], Array(asNobody.dropFirst()) + [binary, "--version"])
                 try #require(again.status == 0, "user 65534 cannot run \(binary): \(again)")
             }
             command = asNobody
         }
         command += [binary, "play", path, "--audio", "null", "--untimed"]
-        let result = try run(command[0], Array(command.dropFirst()))
+        let result = try await run(command[0], Array(command.dropFirst()))
         check(result, argument: path, status: 65, words: ["permission denied"])
     }
 

@@ -30,12 +30,12 @@ struct ChimeFormat: Sendable, CustomTestStringConvertible {
 @Suite("play --audio pcm captures")
 struct PlayCaptureTests {
     @Test("A pcm capture of each chime format is a WAV of 2.0 s", arguments: ChimeFormat.all)
-    func captureLength(format: ChimeFormat) throws {
+    func captureLength(format: ChimeFormat) async throws {
         let scratch = try E2E.scratch()
         defer { E2E.remove(scratch) }
         let capture = scratch.appendingPathComponent("out.wav").path
 
-        let result = try notiplay("play", E2E.media(format.file), "--audio", "pcm:\(capture)", "--untimed")
+        let result = try await notiplay("play", E2E.media(format.file), "--audio", "pcm:\(capture)", "--untimed")
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.isEmpty, "stdout is not a terminal, so no status line: \(result)")
 

@@ -10,8 +10,8 @@ struct PlayEventsTests {
     @Test(
         "Events are JSON lines with a monotonic t, playback started then ended (eof)",
         arguments: ChimeFormat.all.map(\.file))
-    func eventStream(file: String) throws {
-        let result = try notiplay("play", E2E.media(file), "--audio", "null", "--untimed", "--events", "jsonl")
+    func eventStream(file: String) async throws {
+        let result = try await notiplay("play", E2E.media(file), "--audio", "null", "--untimed", "--events", "jsonl")
         #expect(result.status == 0, "\(result)")
         #expect(result.stderr.isEmpty, "a good file plays without a word on stderr: \(result)")
 
@@ -35,24 +35,28 @@ struct PlayEventsTests {
     }
 
     @Test("SIGINT during real-time play ends within 1 s with status 130 and a stopped event")
-    func interrupt() throws {
-        let child = ChildProcess(
-            try E2E.binary(), ["play", E2E.media("chime.wav"), "--audio", "null", "--events", "jsonl"])
-        try child.start()
-        let sawStart = child.waitForStdout(timeout: 10) { data in
-            String(decoding: data, as: UTF8.self).split(separator: "\n").contains { line in
-                line.contains("\"playback\"") && line.contains("\"started\"")
+    func interrupt() async throws {
+        try await E2E.withChildSlot {
+            let child = ChildProcess(
+                try E2E.binary(), ["play", E2E.media("chime.wav"), "--audio", "null", "--events", "jsonl"])
+            try child.start()
+            let sent = await child.send(SIGINT, whenStdout: { data in
+                String(decoding: data, as: UTF8.self).split(separator: "\n").contains { line in
+                    line.contains("\"playback\"") && line.contains("\"started\"")
+                }
+            }, timeout: 10)
+            guard let signalled = sent else {
+                child.send(SIGKILL)
+                let result = try await child.finish(timeout: 5)
+                Issue.record("no playback started event before the deadline: \(result)")
+                return
             }
+            try await check(child, signalled: signalled)
         }
-        guard sawStart else {
-            child.send(SIGKILL)
-            let result = try child.finish(timeout: 5)
-            Issue.record("no playback started event before the deadline: \(result)")
-            return
-        }
-        let signalled = ContinuousClock.now
-        child.send(SIGINT)
-        let result = try child.finish(timeout: 5)
+    }
+
+    private func check(_ child: ChildProcess, signalled: ContinuousClock.Instant) async throws {
+        let result = try await child.finish(timeout: 5)
         let exitAfter = seconds(from: signalled, to: try #require(child.endedAt))
 
         #expect(result.status == 130 && !result.signaled, "\(result)")

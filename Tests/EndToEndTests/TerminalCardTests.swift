@@ -107,7 +107,7 @@ struct TerminalCardTests {
         var states = ""
         var job: [(state: Substring, name: Substring)] = []
         for _ in 0..<500 {
-            states = try run("/bin/ps", ["-o", "stat=,comm=", "--sid", session], timeout: 5).stdoutText
+            states = try await run("/bin/ps", ["-o", "stat=,comm=", "--sid", session], timeout: 5).stdoutText
             // Everything in the pane's session but its leader (the shell, state "Ss").
             job = states.split(separator: "\n").compactMap { line in
                 let fields = line.split(separator: " ", omittingEmptySubsequences: true)
@@ -156,10 +156,10 @@ struct TerminalCardTests {
             let pid = try await pane.value("#{pane_pid}")
             let signal = String(way.dropFirst(3))
             // The shell's child is notiplay.
-            let child = try run("/usr/bin/pgrep", ["-P", pid, "-f", "notiplay"], timeout: 5).stdoutText
+            let child = try await run("/usr/bin/pgrep", ["-P", pid, "-f", "notiplay"], timeout: 5).stdoutText
                 .split(separator: "\n").first.map(String.init) ?? ""
             #expect(!child.isEmpty)
-            _ = try run("/bin/kill", ["-\(signal)", child], timeout: 5)
+            _ = try await run("/bin/kill", ["-\(signal)", child], timeout: 5)
             expected = ["SIGINT": "130", "SIGTERM": "143", "SIGHUP": "129"][way]!
         }
         try await expectRestored(pane, exit: expected)

@@ -24,8 +24,8 @@ private func jsonLines(_ result: RunResult) throws -> [[String: Any]] {
 @Suite("validate and extensions: the real binary")
 struct ValidateTests {
     @Test("The bundled samples are all valid")
-    func samples() throws {
-        let result = try notiplay(
+    func samples() async throws {
+        let result = try await notiplay(
             "validate", E2E.media("nagme.apns"), E2E.media("voice-memo.apns"), E2E.media("NagMe.app.json"),
             E2E.media("Extensions/NagMe.appex"))
         #expect(result.status == 0, "\(result)")
@@ -37,7 +37,7 @@ struct ValidateTests {
     }
 
     @Test("--json: one object per file with the fields of its kind; exit 65 when one is invalid")
-    func json() throws {
+    func json() async throws {
         let dir = try folder([
             "lunch.apns": text(#"{"aps": {"alert": {"title": "Lunch is ready"}, "thread-id": "kitchen", "category": "meal", "mutable-content": 1}, "table": 4}"#),
             "broken.apns": text(#"{"aps": {"alert": "no closing brace"}"#),
@@ -46,7 +46,7 @@ struct ValidateTests {
         ])
         defer { E2E.remove(dir) }
         let paths = ["lunch.apns", "broken.apns", "Ext/Info.plist", "app.json"].map { dir.appendingPathComponent($0).path }
-        let result = try notiplay("validate", "--json", paths[0], paths[1], paths[2], paths[3])
+        let result = try await notiplay("validate", "--json", paths[0], paths[1], paths[2], paths[3])
         #expect(result.status == 65, "\(result)")
         #expect(result.stderr.isEmpty, "\(result)")
         let objects = try jsonLines(result)
@@ -83,44 +83,44 @@ struct ValidateTests {
             ("deep.apns", text(String(repeating: "[", count: 100_000)), "nesting deeper than 512"),
             ("empty.apns", [], "empty"),
         ])
-    func badPayloads(_ name: String, _ bytes: [UInt8], _ expected: String) throws {
+    func badPayloads(_ name: String, _ bytes: [UInt8], _ expected: String) async throws {
         let dir = try folder([name: bytes])
         defer { E2E.remove(dir) }
         let path = dir.appendingPathComponent(name).path
-        let result = try notiplay("validate", path)
+        let result = try await notiplay("validate", path)
         #expect(result.status == 65 && !result.signaled, "\(result)")
         #expect(result.stdoutText.contains("\(name): invalid payload"), "\(result)")
         #expect(result.stdoutText.contains(expected), "\(result)")
-        let json = try notiplay("validate", "--json", path)
+        let json = try await notiplay("validate", "--json", path)
         #expect(json.status == 65, "\(json)")
         let object = try #require(try jsonLines(json).first)
         #expect((object["errors"] as? [String])?.contains { $0.contains(expected) } == true, "\(json)")
     }
 
     @Test("--no-payload-limit lifts the 4096-byte limit")
-    func payloadLimit() throws {
+    func payloadLimit() async throws {
         let dir = try folder(["big.apns": text(#"{"aps": {"alert": ""# + String(repeating: "y", count: 5000) + #""}}"#)])
         defer { E2E.remove(dir) }
-        let result = try notiplay("validate", "--no-payload-limit", dir.appendingPathComponent("big.apns").path)
+        let result = try await notiplay("validate", "--no-payload-limit", dir.appendingPathComponent("big.apns").path)
         #expect(result.status == 0, "\(result)")
     }
 
     @Test("Escape sequences in a payload never reach the terminal raw")
-    func escapes() throws {
+    func escapes() async throws {
         let dir = try folder(["evil.apns": text(#"{"aps": {"alert": "x", "category": "\u001b]52;c;aGk=\u0007\u001b[2J"}}"#)])
         defer { E2E.remove(dir) }
-        let result = try notiplay("validate", dir.appendingPathComponent("evil.apns").path)
+        let result = try await notiplay("validate", dir.appendingPathComponent("evil.apns").path)
         #expect(result.status == 0, "\(result)")
         #expect(!result.stdout.contains(0x1B) && !result.stdout.contains(0x07), "\(result)")
     }
 
     @Test("A binary Info.plist is read like the XML one; a broken one names its byte offset")
-    func binaryPlist() throws {
+    func binaryPlist() async throws {
         let xml = try String(contentsOfFile: E2E.media("Extensions/NagMe.appex/Info.plist"), encoding: .utf8)
         let binary = PropertyListWriter.binary(try PropertyListParser.parse(Array(xml.utf8)).value)
         let dir = try folder(["Bin.appex/Info.plist": binary, "Cut.appex/Info.plist": Array(binary.prefix(binary.count - 10))])
         defer { E2E.remove(dir) }
-        let result = try notiplay(
+        let result = try await notiplay(
             "validate", "--json", dir.appendingPathComponent("Bin.appex").path, dir.appendingPathComponent("Cut.appex").path)
         #expect(result.status == 65, "\(result)")
         let objects = try jsonLines(result)
@@ -132,8 +132,8 @@ struct ValidateTests {
     }
 
     @Test("A missing file: exit 66, naming it")
-    func missing() throws {
-        let result = try notiplay("validate", "/no/such/file.apns")
+    func missing() async throws {
+        let result = try await notiplay("validate", "/no/such/file.apns")
         #expect(result.status == 66, "\(result)")
         #expect(result.stdoutText.contains("/no/such/file.apns: invalid payload\n  error: no such file"), "\(result)")
     }
@@ -153,15 +153,15 @@ struct ValidateTests {
     }
 
     @Test("Scripts: valid with its step count, a syntax error by line and column, missing files by step; exit 65")
-    func scriptsText() throws {
+    func scriptsText() async throws {
         let dir = try scripts()
         defer { E2E.remove(dir) }
         func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
-        let good = try notiplay("validate", path("good.playback"))
+        let good = try await notiplay("validate", path("good.playback"))
         #expect(good.status == 0, "\(good)")
         #expect(good.stdoutText == "\(path("good.playback")): valid playback script (5 steps)\n", "\(good)")
 
-        let syntax = try notiplay("validate", path("syntax.playback"))
+        let syntax = try await notiplay("validate", path("syntax.playback"))
         #expect(syntax.status == 65 && !syntax.signaled, "\(syntax)")
         #expect(
             syntax.stdoutText == """
@@ -170,7 +170,7 @@ struct ValidateTests {
 
                 """, "\(syntax)")
 
-        let missing = try notiplay("validate", path("missing.playback"), path("good.playback"))
+        let missing = try await notiplay("validate", path("missing.playback"), path("good.playback"))
         #expect(missing.status == 65, "\(missing)")
         #expect(
             missing.stdoutText == """
@@ -182,17 +182,17 @@ struct ValidateTests {
 
                 """, "\(missing)")
 
-        let absent = try notiplay("validate", path("absent.playback"))
+        let absent = try await notiplay("validate", path("absent.playback"))
         #expect(absent.status == 66, "\(absent)")
         #expect(absent.stdoutText == "\(path("absent.playback")): invalid playback script\n  error: no such file\n", "\(absent)")
     }
 
     @Test("Scripts with --json: kind script, errors with line and column, steps")
-    func scriptsJSON() throws {
+    func scriptsJSON() async throws {
         let dir = try scripts()
         defer { E2E.remove(dir) }
         let paths = ["good.playback", "syntax.playback", "missing.playback"].map { dir.appendingPathComponent($0).path }
-        let result = try notiplay("validate", "--json", paths[0], paths[1], paths[2])
+        let result = try await notiplay("validate", "--json", paths[0], paths[1], paths[2])
         #expect(result.status == 65, "\(result)")
         #expect(result.stderr.isEmpty, "\(result)")
         let objects = try jsonLines(result)
@@ -217,19 +217,19 @@ struct ValidateTests {
     }
 
     @Test("extensions: a table of the bundles found; a category claimed twice names both, exit 65")
-    func extensionsTable() throws {
+    func extensionsTable() async throws {
         let plist = try String(contentsOfFile: E2E.media("Extensions/NagMe.appex/Info.plist"), encoding: .utf8)
         let dir = try folder([
             "NagMe.appex/Info.plist": text(plist),
             "Copy.appex/Info.plist": text(plist.replacingOccurrences(of: "<string>reminder</string>", with: "<array><string>memo</string><string>reminder</string></array>")),
         ])
         defer { E2E.remove(dir) }
-        let clash = try notiplay("extensions", "--extensions", dir.path)
+        let clash = try await notiplay("extensions", "--extensions", dir.path)
         #expect(clash.status == 65, "\(clash)")
         #expect(clash.stderrText.contains(#"category "reminder" is claimed by both Copy.appex and NagMe.appex"#), "\(clash)")
 
         try FileManager.default.removeItem(at: dir.appendingPathComponent("Copy.appex"))
-        let result = try notiplay("extensions", "--extensions", dir.path)
+        let result = try await notiplay("extensions", "--extensions", dir.path)
         #expect(result.status == 0, "\(result)")
         let lines = result.stdoutText.split(separator: "\n").map(String.init)
         #expect(lines.count == 3, "\(result)")
@@ -237,7 +237,7 @@ struct ValidateTests {
         #expect(lines[1].contains("DefaultContentExtension"), "\(result)")
         #expect(lines[2].split(separator: " ", omittingEmptySubsequences: true) == ["NagMe", "content", "NagMe.NotificationViewController", "reminder"])
 
-        let missing = try notiplay("extensions", "--extensions", "/no/such/folder")
+        let missing = try await notiplay("extensions", "--extensions", "/no/such/folder")
         #expect(missing.status == 66 && missing.stderrText.contains("/no/such/folder: no such folder"), "\(missing)")
     }
 }

@@ -71,13 +71,15 @@ struct PacedCaptureReaderTests {
             thread.start()
         }
 
-        /// Waits for the writer without blocking a thread of the concurrency pool.
+        /// Waits for the writer without blocking a thread of the concurrency pool: the semaphore
+        /// is waited for on a thread started for it. (Not on `DispatchQueue.global()`: on Linux
+        /// that is the pool itself, one thread per core, and a writer runs for a second or more.)
         func finished() async {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                DispatchQueue.global().async {
+                Thread {
                     self.done.wait()
                     continuation.resume()
-                }
+                }.start()
             }
         }
     }
