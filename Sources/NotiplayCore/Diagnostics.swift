@@ -32,19 +32,23 @@ public final class Diagnostics: Sendable {
 }
 
 /// Writes all of `text` to `fd`, retrying short writes and EINTR; gives up on other errors.
-public func writeAll(_ fd: Int32, _ text: String) {
+/// - Returns: Whether all of it was written.
+@discardableResult
+public func writeAll(_ fd: Int32, _ text: String) -> Bool {
     var text = text
-    text.withUTF8 { writeAll(fd, $0) }
+    return text.withUTF8 { writeAll(fd, $0) }
 }
 
 /// Writes all of `bytes` to `fd` (one `write` when the descriptor takes it all), retrying short
 /// writes and EINTR; gives up on other errors.
-public func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
+/// - Returns: Whether all of it was written.
+@discardableResult
+public func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
     bytes.withUnsafeBufferPointer { writeAll(fd, $0) }
 }
 
-private func writeAll(_ fd: Int32, _ buffer: UnsafeBufferPointer<UInt8>) {
-    guard let base = buffer.baseAddress else { return }
+private func writeAll(_ fd: Int32, _ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let base = buffer.baseAddress else { return true }
     var offset = 0
     while offset < buffer.count {
         let n = Glibc.write(fd, base + offset, buffer.count - offset)
@@ -53,9 +57,10 @@ private func writeAll(_ fd: Int32, _ buffer: UnsafeBufferPointer<UInt8>) {
         } else if n < 0 && errno == EINTR {
             continue
         } else {
-            return
+            return false
         }
     }
+    return true
 }
 
 /// A swift-log handler that writes one line per message to ``Diagnostics``.
