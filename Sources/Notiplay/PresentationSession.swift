@@ -48,11 +48,19 @@ public final class PresentationSession {
         public var responseTimeLimit: Duration
         /// How long the app's command for a forwarded action may run before it is stopped.
         public var commandTimeLimit: Duration
+        /// The clock both limits are measured on: the system's, or a test's clock that moves only
+        /// when the test says.
+        public var clock: any Clock<Duration>
 
-        /// The defaults: 10 s for a completion handler, 30 s for the app's command.
-        public init(responseTimeLimit: Duration = .seconds(10), commandTimeLimit: Duration = .seconds(30)) {
+        /// The defaults: 10 s for a completion handler, 30 s for the app's command, the system's
+        /// clock.
+        public init(
+            responseTimeLimit: Duration = .seconds(10), commandTimeLimit: Duration = .seconds(30),
+            clock: any Clock<Duration> = ContinuousClock()
+        ) {
             self.responseTimeLimit = responseTimeLimit
             self.commandTimeLimit = commandTimeLimit
+            self.clock = clock
         }
     }
 
@@ -332,8 +340,9 @@ public final class PresentationSession {
         let gate = CompletionGate()
         pendingResponses += 1
         let limit = configuration.responseTimeLimit
+        let clock = configuration.clock
         let timer = Task { @MainActor [weak self] in
-            try? await Task.sleep(for: limit)
+            try? await clock.sleep(for: limit)
             guard !Task.isCancelled, let self, gate.claim() else { return }
             self.pendingResponses -= 1
             self.log.record(
@@ -409,6 +418,7 @@ public final class PresentationSession {
         environment["NOTIPLAY_RESPONSE"] = JSONValue.object(JSONObject(response)).jsonText
 
         let limit = configuration.commandTimeLimit
+        let clock = configuration.clock
         let program = command[0]
         let arguments = Array(command.dropFirst())
         let output = ChildProcess.Output.descriptor(Diagnostics.shared.fileDescriptor)
@@ -417,7 +427,7 @@ public final class PresentationSession {
             Task { @MainActor in
                 let run = Task { await ChildProcess.run(program, arguments, environment: environment, stdout: output, stderr: output) }
                 let watchdog = Task {
-                    try? await Task.sleep(for: limit)
+                    try? await clock.sleep(for: limit)
                     if !Task.isCancelled { run.cancel() }
                 }
                 let result = await run.value

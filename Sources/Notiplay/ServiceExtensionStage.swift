@@ -50,6 +50,9 @@ public enum ServiceExtensionStage {
         /// The payload file's folder: a `media-url` without a scheme is a path relative to it.
         /// `nil` refuses such references.
         public var payloadDirectory: String?
+        /// The clock the time limit and the grace are measured on: the system's, or a test's
+        /// clock that moves only when the test says.
+        public var clock: any Clock<Duration> = ContinuousClock()
 
         /// A configuration; the defaults are 30 s, a 1 s grace, iOS's attachment limits and the
         /// default media cache.
@@ -122,10 +125,10 @@ public enum ServiceExtensionStage {
         let call = ServiceCall(name: name, log: log)
         instance.didReceive(request) { content in call.handle(content) }
         var expired = false
-        if await !call.wait(configuration.timeLimit) {
+        if await !call.wait(configuration.timeLimit, on: configuration.clock) {
             expired = true
             instance.serviceExtensionTimeWillExpire()
-            _ = await call.wait(configuration.expiryGrace)
+            _ = await call.wait(configuration.expiryGrace, on: configuration.clock)
         }
         let answer = call.finish()
 
@@ -221,14 +224,14 @@ private final class ServiceCall {
 
     /// Waits until the handler is called (`true`) or `limit` passes (`false`). Cancelling the
     /// calling task ends the wait as the time limit would.
-    func wait(_ limit: Duration) async -> Bool {
+    func wait(_ limit: Duration, on clock: any Clock<Duration>) async -> Bool {
         if answer != nil { return true }
         if Task.isCancelled { return false }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 waiter = continuation
                 timer = Task { @MainActor [weak self] in
-                    try? await Task.sleep(for: limit)
+                    try? await clock.sleep(for: limit)
                     guard !Task.isCancelled else { return }
                     self?.wake(false)
                 }

@@ -212,11 +212,12 @@ public final class NotificationTestHost {
 
     // MARK: Waiting
 
-    /// Lets `duration` pass: in real time, or — with ``TestAudio/untimed`` output, where nothing
-    /// depends on real time — until every command given so far has reached the engine.
+    /// Lets `duration` pass: in real time (on the session's ``PresentationSession/Configuration/clock``),
+    /// or — with ``TestAudio/untimed`` output, where nothing depends on real time — until every
+    /// command given so far has reached the engine.
     public func wait(_ duration: Duration) async {
         await session.settle()
-        if audio != .untimed { try? await Task.sleep(for: duration) }
+        if audio != .untimed { try? await session.configuration.clock.sleep(for: duration) }
         await session.settle()
     }
 

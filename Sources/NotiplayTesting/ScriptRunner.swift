@@ -62,6 +62,9 @@ public struct ScriptRunner: Sendable {
     public var timeLimit: Duration
     /// How many scripts run at once.
     public var parallelism: Int
+    /// The clock time limits and script waits are measured on: the system's, or — to test the
+    /// runner itself — a clock that moves only when the test says.
+    public var clock: any Clock<Duration> = ContinuousClock()
 
     /// A runner; by default timed, one minute a script, as many at once as there are cores.
     public init(
@@ -105,14 +108,21 @@ public struct ScriptRunner: Sendable {
         let started = ContinuousClock.now
         let execution = ScriptExecution(script: script, runner: self)
         let limit = timeLimit
+        let clock = self.clock
+        var steps: Task<Void, Never>?
+        var timer: Task<Void, Never>?
         let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
             let gate = OutcomeGate(continuation)
-            Task { @MainActor in gate.resume(.finished(await execution.run())) }
-            Task { @MainActor in
-                try? await Task.sleep(for: limit)
+            steps = Task { @MainActor in gate.resume(.finished(await execution.run())) }
+            timer = Task { @MainActor in
+                do { try await clock.sleep(for: limit) } catch { return }
                 gate.resume(.timedOut)
             }
         }
+        // The loser stops: a script past its limit is cancelled at the step it is on (its waits
+        // end), and a script that finished leaves no timer behind.
+        steps?.cancel()
+        timer?.cancel()
         let failure: ScriptResult.Failure? =
             switch outcome {
             case .finished(let failure): failure
@@ -234,7 +244,9 @@ final class ScriptExecution {
             audio = runner.untimed ? .untimed : .realTime
         }
         do {
-            let made = try NotificationTestHost(app: app, extensions: extensions, types: runner.types, audio: audio)
+            let made = try NotificationTestHost(
+                app: app, extensions: extensions, types: runner.types, audio: audio,
+                configuration: PresentationSession.Configuration(clock: runner.clock))
             host = made
             return made
         } catch {

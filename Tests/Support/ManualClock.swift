@@ -23,7 +23,7 @@ public final class ManualClock: Clock, Sendable {
     }
 
     private struct Watcher {
-        var count: Int
+        var condition: @Sendable (_ sleepsBegun: Int, _ sleepers: Int) -> Bool
         var continuation: CheckedContinuation<Void, Never>
     }
 
@@ -61,11 +61,11 @@ public final class ManualClock: Clock, Sendable {
                     s.sleeps += 1
                     if Task.isCancelled {
                         continuation.resume(throwing: CancellationError())
-                        return nil
+                        return Self.takeSatisfied(&s)
                     }
                     if deadline <= s.now {
                         continuation.resume()
-                        return nil
+                        return Self.takeSatisfied(&s)
                     }
                     s.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
                     return Self.takeSatisfied(&s)
@@ -73,34 +73,43 @@ public final class ManualClock: Clock, Sendable {
                 for watcher in ready ?? [] { watcher.resume() }
             }
         } onCancel: {
-            let sleeper: Sleeper? = state.withLock { s in
-                guard let index = s.sleepers.firstIndex(where: { $0.id == id }) else { return nil }
-                return s.sleepers.remove(at: index)
+            let (sleeper, ready): (Sleeper?, [CheckedContinuation<Void, Never>]) = state.withLock { s in
+                guard let index = s.sleepers.firstIndex(where: { $0.id == id }) else { return (nil, []) }
+                let sleeper = s.sleepers.remove(at: index)
+                return (sleeper, Self.takeSatisfied(&s))
             }
             sleeper?.continuation.resume(throwing: CancellationError())
+            for watcher in ready { watcher.resume() }
         }
     }
 
     /// Moves the clock on by `duration` and wakes, in deadline order, every sleeper whose deadline
     /// has come.
     public func advance(by duration: Duration) {
-        let due: [Sleeper] = state.withLock { s in
+        let (due, ready): ([Sleeper], [CheckedContinuation<Void, Never>]) = state.withLock { s in
             s.now = s.now.advanced(by: duration)
             let now = s.now
             let due = s.sleepers.filter { $0.deadline <= now }.sorted { $0.deadline < $1.deadline }
             s.sleepers.removeAll { $0.deadline <= now }
-            return due
+            return (due, Self.takeSatisfied(&s))
         }
         for sleeper in due { sleeper.continuation.resume() }
+        for watcher in ready { watcher.resume() }
     }
 
     /// Returns once at least `count` sleepers wait on the clock: the code under test has reached
     /// its time limits and waits, and moving the clock now acts on them.
     public func waitForSleepers(_ count: Int) async {
+        await wait { _, sleepers in sleepers >= count }
+    }
+
+    /// Returns once `condition` holds of how many sleeps have begun and how many sleepers wait
+    /// now; it is checked now and after every change, under the clock's lock (no change is missed).
+    public func wait(until condition: @escaping @Sendable (_ sleepsBegun: Int, _ sleepers: Int) -> Bool) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let now: Bool = state.withLock { s in
-                if s.sleepers.count >= count { return true }
-                s.watchers.append(Watcher(count: count, continuation: continuation))
+                if condition(s.sleeps, s.sleepers.count) { return true }
+                s.watchers.append(Watcher(condition: condition, continuation: continuation))
                 return false
             }
             if now { continuation.resume() }
@@ -108,9 +117,9 @@ public final class ManualClock: Clock, Sendable {
     }
 
     private static func takeSatisfied(_ s: inout State) -> [CheckedContinuation<Void, Never>] {
-        let count = s.sleepers.count
-        let ready = s.watchers.filter { $0.count <= count }.map(\.continuation)
-        s.watchers.removeAll { $0.count <= count }
+        let (begun, count) = (s.sleeps, s.sleepers.count)
+        let ready = s.watchers.filter { $0.condition(begun, count) }.map(\.continuation)
+        s.watchers.removeAll { $0.condition(begun, count) }
         return ready
     }
 }
