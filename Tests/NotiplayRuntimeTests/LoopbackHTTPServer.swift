@@ -11,13 +11,16 @@ import Glibc
 /// - `/text.wav`: a text file named like audio.
 /// - `/moved`: a redirect to `/tone.wav`.
 /// - `/slow`: headers and a few bytes of a long body, then nothing until the client goes away,
-///   which ``slowClientGone`` reports.
+///   which ``slowClientGone`` reports (``slowClientCame`` reports its first bytes sent).
 /// - anything else: 404.
 final class LoopbackHTTPServer: Sendable {
     let port: UInt16
     /// Yields once each time a client of `/slow` has closed its connection.
     let slowClientGone: AsyncStream<Void>
+    /// Yields once each time a client of `/slow` has been sent the first bytes of its body.
+    let slowClientCame: AsyncStream<Void>
     private let gone: AsyncStream<Void>.Continuation
+    private let came: AsyncStream<Void>.Continuation
     private let listener: Int32
     private let file: [UInt8]
     private let stopped = Mutex(false)
@@ -31,6 +34,7 @@ final class LoopbackHTTPServer: Sendable {
     init(serving file: [UInt8]) throws {
         self.file = file
         (slowClientGone, gone) = AsyncStream<Void>.makeStream()
+        (slowClientCame, came) = AsyncStream<Void>.makeStream()
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw SocketError(call: "socket", code: errno) }
         var address = sockaddr_in()
@@ -104,6 +108,7 @@ final class LoopbackHTTPServer: Sendable {
             send(client, "HTTP/1.0 302 Found\r\nLocation: /tone.wav\r\nContent-Length: 0\r\n\r\n", [])
         case "/slow":
             send(client, "HTTP/1.0 200 OK\r\nContent-Type: audio/wav\r\nContent-Length: \(file.count)\r\n\r\n", Array(file.prefix(64)))
+            came.yield()
             // Nothing more: wait for the client to hang up.
             while recv(client, &buffer, buffer.count, 0) > 0 {}
             gone.yield()

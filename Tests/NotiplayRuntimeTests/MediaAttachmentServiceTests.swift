@@ -13,11 +13,16 @@ struct MediaAttachmentServiceTests {
         cache = try TestMedia.scratch().appendingPathComponent("media")
     }
 
+    /// The stage's limits run on a clock that moves only when a test moves it: a fetch from the
+    /// loopback server is never cut short by a slow machine.
     func configuration(
-        timeLimit: Duration = .seconds(20), grace: Duration = .seconds(1), payloadDirectory: String? = nil
+        timeLimit: Duration = .seconds(20), grace: Duration = .seconds(1), payloadDirectory: String? = nil,
+        clock: ManualClock = ManualClock()
     ) -> ServiceExtensionStage.Configuration {
-        ServiceExtensionStage.Configuration(
+        var configuration = ServiceExtensionStage.Configuration(
             timeLimit: timeLimit, expiryGrace: grace, cacheDirectory: cache.path, payloadDirectory: payloadDirectory)
+        configuration.clock = clock
+        return configuration
     }
 
     /// A payload with an alert, `mutable-content` and `media-url` (a JSON value, as written).
@@ -134,19 +139,28 @@ struct MediaAttachmentServiceTests {
         let server = try LoopbackHTTPServer(serving: Array(try Data(contentsOf: URL(fileURLWithPath: TestMedia.path("tone-1s.wav")))))
         defer { server.stop() }
         let payload = try payload(mediaURL: quoted(server.url("/slow")))
-        // curl's own --max-time is the limit plus the grace (a minute): only a kill ends it sooner.
-        // (The generous bounds allow for a test run whose thread pool is busy with other suites.)
-        let configuration = configuration(timeLimit: .milliseconds(300), grace: .seconds(60))
-        let clock = ContinuousClock()
-        let start = clock.now
-        let (result, log) = await deliver(payload, configuration: configuration)
-        #expect(clock.now - start < .seconds(30))
+        // The stage's limit runs on a clock the test moves; curl's own --max-time is the limit
+        // plus the grace (ten minutes of real time): only a kill ends it within the wait below.
+        let clock = ManualClock()
+        let configuration = configuration(timeLimit: .milliseconds(300), grace: .seconds(600), clock: clock)
+        let came = server.slowClientCame
+        let delivery = Task { await deliver(payload, configuration: configuration) }
+        // curl is fetching (the server sent it the first bytes), and the stage waits on its limit.
+        let fetching = try await withTimeout(120) {
+            for await _ in came { return true }
+            return false
+        }
+        #expect(fetching)
+        await clock.waitForSleepers(1)
+        clock.advance(by: .milliseconds(300))
+        let (result, log) = await delivery.value
         #expect(result.content == payload.content)
         #expect(outcome(log) == "unchanged")
         #expect(log.events(named: "service").first?.fields.contains { $0.0 == "timeWillExpire" } == true)
         #expect(errors(log).first?.contains("stopped at the time limit") == true)
         let gone = server.slowClientGone
-        let disconnected = try await withTimeout(30) {
+        // A hang guard far above a kill (milliseconds) and far below curl's own limit.
+        let disconnected = try await withTimeout(120) {
             for await _ in gone { return true }
             return false
         }

@@ -110,7 +110,8 @@ struct PresentationSessionTests {
     let engine = ScriptedEngine()
 
     func session(
-        extensionType: String, categories: [UNNotificationCategory] = [], limit: Duration = .seconds(5)
+        extensionType: String, categories: [UNNotificationCategory] = [], limit: Duration = .seconds(5),
+        clock: any Clock<Duration> = ContinuousClock()
     ) throws -> PresentationSession {
         var types = ExtensionTypes()
         types.register(MediaExtension.self, as: "Test.MediaExtension")
@@ -125,7 +126,7 @@ struct PresentationSessionTests {
         let app = AppDefinition(name: "Test", categories: categories, extensionsDirectory: nil, forwardedActions: .printOnly)
         return PresentationSession(
             app: app, registry: registry, types: types, engine: engine,
-            configuration: .init(responseTimeLimit: limit))
+            configuration: .init(responseTimeLimit: limit, clock: clock))
     }
 
     func notification(_ id: String = "n1", thread: String = "t", category: String = "test", audio: Bool = false) throws -> UNNotification {
@@ -266,11 +267,18 @@ struct PresentationSessionTests {
     @Test("A completion never called counts as .dismiss after the limit, and the log says so")
     func completionNeverCalled() async throws {
         RespondingExtension.behaviour = .never
-        let s = try session(extensionType: "Test.RespondingExtension", categories: Self.actions, limit: .milliseconds(100))
+        // The limit runs on a clock the test moves: nothing before 100 ms, the timeout at 100 ms.
+        let clock = ManualClock()
+        let s = try session(extensionType: "Test.RespondingExtension", categories: Self.actions, limit: .milliseconds(100), clock: clock)
         try s.present(notification())
         s.handle(.action(1))
         #expect(s.awaitsResponse && !s.isDismissed)
-        let response = await s.log.next(timeout: .seconds(5)) { $0.name == "response" }
+        await clock.waitForSleepers(1)
+        clock.advance(by: .milliseconds(99))
+        await s.settle()
+        #expect(s.awaitsResponse && !s.isDismissed && s.log.events(named: "response").isEmpty, "no answer before the limit")
+        clock.advance(by: .milliseconds(1))
+        let response = await s.log.next(timeout: .seconds(60)) { $0.name == "response" }
         #expect(response?.string("option") == "dismiss" && response?.string("reason") == "timeout")
         #expect(s.isDismissed)
         #expect(s.log.events(named: "error").contains { $0.string("message")?.contains("not called within") == true })
@@ -296,7 +304,7 @@ struct PresentationSessionTests {
         let s = try session(extensionType: "Test.RespondingExtension", categories: Self.actions)
         try s.present(notification())
         s.handle(.action(1))
-        let response = await s.log.next(timeout: .seconds(5)) { $0.name == "response" }
+        let response = await s.log.next(timeout: .seconds(60)) { $0.name == "response" }
         #expect(response?.string("option") == "dismiss" && s.isDismissed)
     }
 
@@ -365,10 +373,10 @@ struct PresentationSessionTests {
         #expect(s.controller is DefaultContentExtension)
         #expect(s.buttonState == .play)
         s.handle(.media)
-        let started = await s.log.next(timeout: .seconds(5)) { $0.name == "mediaPlayingStarted" }
+        let started = await s.log.next(timeout: .seconds(60)) { $0.name == "mediaPlayingStarted" }
         #expect(started != nil)
         engine.finish()
-        let paused = await s.log.next(timeout: .seconds(5)) { $0.name == "mediaPlayingPaused" }
+        let paused = await s.log.next(timeout: .seconds(60)) { $0.name == "mediaPlayingPaused" }
         #expect(paused != nil && s.buttonState == .play)
         #expect(s.log.events(named: "playback").compactMap { $0.string("state") } == ["started", "ended"])
     }

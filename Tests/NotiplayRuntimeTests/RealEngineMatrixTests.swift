@@ -176,6 +176,9 @@ final class MatrixCard {
     let capture: String?
     private var listener: Task<Void, Never>?
 
+    /// The clock the session's limits run on: it moves only when a test moves it.
+    let clock = ManualClock()
+
     private init(output: Output, responseTimeLimit: Duration) throws {
         switch output {
         case .realTime:
@@ -210,7 +213,7 @@ final class MatrixCard {
         let app = AppDefinition(name: "Matrix", categories: categories, extensionsDirectory: nil, forwardedActions: .printOnly)
         session = PresentationSession(
             app: app, registry: registry, types: types, engine: engine, log: EventLog(clock: clock),
-            configuration: .init(responseTimeLimit: responseTimeLimit))
+            configuration: .init(responseTimeLimit: responseTimeLimit, clock: self.clock))
         listener = Task { [engineLog] in
             for await event in stream { Self.record(event, in: engineLog) }
         }
@@ -345,7 +348,7 @@ final class MatrixCard {
         in log: EventLog, after from: Int, _ what: String, where matches: @escaping @MainActor (EventLine) -> Bool
     ) async throws -> EventLine {
         if let line = log.events[from...].first(where: matches) { return line }
-        guard let line = await log.next(timeout: .seconds(10), where: matches) else {
+        guard let line = await log.next(timeout: .seconds(60), where: matches) else {
             throw MatrixEventMissing(what: what, seen: log.events[from...].map(\.json))
         }
         return line
@@ -608,332 +611,343 @@ struct MatrixExpectation {
     }
 }
 
-@MainActor
-@Suite("Real libmpv: every input in every state", .timeLimit(.minutes(1)))
-struct RealEngineMatrixTests {
-    /// Starts the media the way the card's kind allows: the button, or for `.none` the extension
-    /// itself (auto-play).
-    func start(_ card: MatrixCard, _ button: MatrixButton) {
-        if button.hasButton { card.session.handle(.media) } else { card.ext?.player?.play() }
-    }
-
-    func pause(_ card: MatrixCard, _ button: MatrixButton) {
-        if button.hasButton { card.session.handle(.media) } else { card.ext?.player?.pause() }
-    }
-
-    /// Brings a presented card into `c.state`, checking the way there.
-    func reach(_ card: MatrixCard, _ c: MatrixCase) async throws {
-        guard c.state != .fresh else { return }
-        let mark = card.mark
-        start(card, c.button)
-        let started = try await card.playback("started", since: mark)
-        #expect(started.matrixNumber("position") == 0)
-        // The test's own reading of libmpv's events may lag behind the session's: catch up.
-        try await card.event(in: card.engineLog, after: mark.engine, "engine started") { $0.name == "started" }
-        if c.button.hasButton {
-            #expect(card.sessionEvents(since: mark, named: "mediaPlayingStarted").count == 1)
-        } else {
-            // The runtime ignores a report for a card without a button, and says so.
-            #expect(card.sessionEvents(since: mark, named: "mediaPlayingStarted").isEmpty)
-            #expect(card.sessionEvents(since: mark, named: "error").first?.string("message")?.contains("type none") == true)
+extension RealEngine {
+    @MainActor
+    @Suite("Real libmpv: every input in every state", .timeLimit(.minutes(5)))
+    struct RealEngineMatrixTests {
+        /// Starts the media the way the card's kind allows: the button, or for `.none` the extension
+        /// itself (auto-play).
+        func start(_ card: MatrixCard, _ button: MatrixButton) {
+            if button.hasButton { card.session.handle(.media) } else { card.ext?.player?.play() }
         }
-        switch c.state {
-        case .fresh, .playing:
-            break
-        case .paused:
-            let pausing = card.mark
-            pause(card, c.button)
-            let paused = try await card.playback("paused", since: pausing)
-            #expect((0..<29).contains(paused.matrixNumber("position") ?? -1))
-            try await card.event(in: card.engineLog, after: pausing.engine, "engine paused") { $0.name == "paused" }
-        case .ended:
-            let ended = try await card.playback("ended", since: mark)
-            #expect(ended.matrixNumber("position") == 1.0)
-            try await card.engineEnded("endOfFile", since: mark)
-            if c.button.hasButton { #expect(card.sessionEvents(since: mark, named: "mediaPlayingPaused").count == 1) }
-        case .dismissed:
-            let dismissing = card.mark
-            card.session.handle(.dismiss)
-            try await card.engineEnded("stopped", since: dismissing)
-            #expect(card.session.isDismissed)
-        }
-        #expect(card.session.isPlaying == c.playingBefore, "isPlaying in state \(c.state)")
-        #expect(card.session.buttonState.rawValue == c.button.shown(playing: c.playingBefore), "button in state \(c.state)")
-    }
 
-    @Test("Every input in every state", arguments: MatrixCase.all)
-    func everyInputInEveryState(_ c: MatrixCase) async throws {
-        let expected = MatrixExpectation(c)
-        let heard = try await MatrixCard.run(c.state == .ended ? .capture : .realTime) { card in
-            let ext = try card.present(
-                category: c.category, attachment: c.state == .ended ? MatrixMedia.shortTone : MatrixMedia.longTone())
-            #expect((ext == nil) == (c.button == .defaultCard))
-            #expect(card.session.buttonState.rawValue == c.button.shown(playing: false))
-            try await reach(card, c)
+        func pause(_ card: MatrixCard, _ button: MatrixButton) {
+            if button.hasButton { card.session.handle(.media) } else { card.ext?.player?.pause() }
+        }
+
+        /// Brings a presented card into `c.state`, checking the way there.
+        func reach(_ card: MatrixCard, _ c: MatrixCase) async throws {
+            guard c.state != .fresh else { return }
             let mark = card.mark
-            let extensionCalls = ext?.mediaCalls.count ?? 0
-            var pausedAt = card.session.log.events(named: "playback").last { $0.string("state") == "paused" }?
-                .matrixNumber("position")
-
-            card.session.handle(c.input.input)
-
-            // Wait for what the input sets going, if anything.
-            if let last = expected.playback.last { try await card.playback(last, since: mark) }
-            switch expected.audio {
-            case .running: try await card.expectRunning(since: mark)
-            case .paused: await card.expectPaused()
-            case .idle: await card.expectIdle(since: mark)
-            case .stopped: try await card.expectStopped(since: mark)
-            case .replayed: try await card.expectReplayed(since: mark)
+            start(card, c.button)
+            let started = try await card.playback("started", since: mark)
+            #expect(started.matrixNumber("position") == 0)
+            // The test's own reading of libmpv's events may lag behind the session's: catch up.
+            try await card.event(in: card.engineLog, after: mark.engine, "engine started") { $0.name == "started" }
+            if c.button.hasButton {
+                #expect(card.sessionEvents(since: mark, named: "mediaPlayingStarted").count == 1)
+            } else {
+                // The runtime ignores a report for a card without a button, and says so.
+                #expect(card.sessionEvents(since: mark, named: "mediaPlayingStarted").isEmpty)
+                #expect(card.sessionEvents(since: mark, named: "error").first?.string("message")?.contains("type none") == true)
             }
-
-            #expect(card.mediaCalls(since: mark) == expected.calls)
-            if let ext { #expect(Array(ext.mediaCalls[extensionCalls...]) == expected.calls) }
-            #expect(card.buttonStates(since: mark) == expected.buttonStates)
-            #expect(card.playback(since: mark) == expected.playback)
-            #expect(card.session.isPlaying == expected.isPlaying)
-            #expect(card.session.buttonState.rawValue == expected.buttonState)
-            #expect(card.session.isDismissed == (!expected.dismissed.isEmpty || c.state == .dismissed))
-            #expect(card.values("dismissed", "reason", since: mark) == expected.dismissed)
-            #expect(card.values("forwarded", "action", since: mark) == expected.forwarded)
-            #expect(card.values("response", "option", since: mark) == expected.response)
-            if c.input == .handledAction && c.state != .dismissed { #expect(card.responder?.responses == ["done"]) }
-            if c.state == .dismissed {
-                let logged = card.session.log.events[mark.session...].map(\.json)
-                #expect(logged.isEmpty, "a closed card logged \(logged)")
+            switch c.state {
+            case .fresh, .playing:
+                break
+            case .paused:
+                let pausing = card.mark
+                pause(card, c.button)
+                let paused = try await card.playback("paused", since: pausing)
+                #expect((0..<29).contains(paused.matrixNumber("position") ?? -1))
+                try await card.event(in: card.engineLog, after: pausing.engine, "engine paused") { $0.name == "paused" }
+            case .ended:
+                let ended = try await card.playback("ended", since: mark)
+                #expect(ended.matrixNumber("position") == 1.0)
+                try await card.engineEnded("endOfFile", since: mark)
+                if c.button.hasButton { #expect(card.sessionEvents(since: mark, named: "mediaPlayingPaused").count == 1) }
+            case .dismissed:
+                let dismissing = card.mark
+                card.session.handle(.dismiss)
+                try await card.engineEnded("stopped", since: dismissing)
+                #expect(card.session.isDismissed)
             }
+            #expect(card.session.isPlaying == c.playingBefore, "isPlaying in state \(c.state)")
+            #expect(card.session.buttonState.rawValue == c.button.shown(playing: c.playingBefore), "button in state \(c.state)")
+        }
 
-            // libmpv's positions: a start from 0, or from where the pause left the audio; a pause
-            // within the file; an end at the file's duration.
-            for line in card.sessionEvents(since: mark, named: "playback") {
-                let position = line.matrixNumber("position") ?? -1
-                switch line.string("state") {
-                case "started":
-                    if let at = pausedAt {
-                        // libmpv's position settles after the pause is reported, by what the
-                        // output had buffered (more on a loaded machine): resuming starts there.
-                        #expect(abs(position - at) < 0.15, "resumed at \(position), paused at \(at)")
-                    } else {
-                        #expect(position == 0)
+        @Test("Every input in every state", arguments: MatrixCase.all)
+        func everyInputInEveryState(_ c: MatrixCase) async throws {
+            let expected = MatrixExpectation(c)
+            let heard = try await MatrixCard.run(c.state == .ended ? .capture : .realTime) { card in
+                let ext = try card.present(
+                    category: c.category, attachment: c.state == .ended ? MatrixMedia.shortTone : MatrixMedia.longTone())
+                #expect((ext == nil) == (c.button == .defaultCard))
+                #expect(card.session.buttonState.rawValue == c.button.shown(playing: false))
+                try await reach(card, c)
+                let mark = card.mark
+                let extensionCalls = ext?.mediaCalls.count ?? 0
+                var pausedAt = card.session.log.events(named: "playback").last { $0.string("state") == "paused" }?
+                    .matrixNumber("position")
+
+                card.session.handle(c.input.input)
+
+                // Wait for what the input sets going, if anything.
+                if let last = expected.playback.last { try await card.playback(last, since: mark) }
+                switch expected.audio {
+                case .running: try await card.expectRunning(since: mark)
+                case .paused: await card.expectPaused()
+                case .idle: await card.expectIdle(since: mark)
+                case .stopped: try await card.expectStopped(since: mark)
+                case .replayed: try await card.expectReplayed(since: mark)
+                }
+
+                #expect(card.mediaCalls(since: mark) == expected.calls)
+                if let ext { #expect(Array(ext.mediaCalls[extensionCalls...]) == expected.calls) }
+                #expect(card.buttonStates(since: mark) == expected.buttonStates)
+                #expect(card.playback(since: mark) == expected.playback)
+                #expect(card.session.isPlaying == expected.isPlaying)
+                #expect(card.session.buttonState.rawValue == expected.buttonState)
+                #expect(card.session.isDismissed == (!expected.dismissed.isEmpty || c.state == .dismissed))
+                #expect(card.values("dismissed", "reason", since: mark) == expected.dismissed)
+                #expect(card.values("forwarded", "action", since: mark) == expected.forwarded)
+                #expect(card.values("response", "option", since: mark) == expected.response)
+                if c.input == .handledAction && c.state != .dismissed { #expect(card.responder?.responses == ["done"]) }
+                if c.state == .dismissed {
+                    let logged = card.session.log.events[mark.session...].map(\.json)
+                    #expect(logged.isEmpty, "a closed card logged \(logged)")
+                }
+
+                // libmpv's positions: a start from 0, or from where the pause left the audio; a pause
+                // within the file; an end at the file's duration.
+                for line in card.sessionEvents(since: mark, named: "playback") {
+                    let position = line.matrixNumber("position") ?? -1
+                    switch line.string("state") {
+                    case "started":
+                        if let at = pausedAt {
+                            // libmpv's position settles after the pause is reported, by what the
+                            // output had buffered (more on a loaded machine): resuming starts there.
+                            #expect(abs(position - at) < 0.15, "resumed at \(position), paused at \(at)")
+                        } else {
+                            #expect(position == 0)
+                        }
+                    case "paused":
+                        #expect((0..<29).contains(position))
+                        pausedAt = position
+                    case "ended": #expect(position == 1.0)
+                    default: Issue.record("unexpected playback \(line.json)")
                     }
-                case "paused":
-                    #expect((0..<29).contains(position))
-                    pausedAt = position
-                case "ended": #expect(position == 1.0)
-                default: Issue.record("unexpected playback \(line.json)")
                 }
             }
-        }
-        if c.state == .ended {
-            // The last file libmpv rendered was the whole 1 s tone, once, whatever the input.
-            let heard = try #require(heard)
-            #expect(heard.frames == MatrixMedia.shortToneFrames, "\(heard)")
+            if c.state == .ended {
+                // The last file libmpv rendered was the whole 1 s tone, once, whatever the input.
+                let heard = try #require(heard)
+                #expect(heard.frames == MatrixMedia.shortToneFrames, "\(heard)")
+            }
         }
     }
 }
 
-@MainActor
-@Suite("Real libmpv: responses, completion handlers, threads, closed cards", .timeLimit(.minutes(1)))
-struct RealEngineResponseTests {
-    typealias Option = UNNotificationContentExtensionResponseOption
+extension RealEngine {
+    @MainActor
+    @Suite("Real libmpv: responses, completion handlers, threads, closed cards", .timeLimit(.minutes(5)))
+    struct RealEngineResponseTests {
+        typealias Option = UNNotificationContentExtensionResponseOption
 
-    /// A playing card of the responding extension with a `.default` button.
-    func playingResponder(_ card: MatrixCard) async throws -> MatrixRespondingExtension {
-        try card.present(category: "default.responding", attachment: MatrixMedia.longTone())
-        let responder = try #require(card.responder)
-        try await card.play()
-        return responder
-    }
+        /// A playing card of the responding extension with a `.default` button.
+        func playingResponder(_ card: MatrixCard) async throws -> MatrixRespondingExtension {
+            try card.present(category: "default.responding", attachment: MatrixMedia.longTone())
+            let responder = try #require(card.responder)
+            try await card.play()
+            return responder
+        }
 
-    @Test("Each response option while playing", arguments: [Option.doNotDismiss, .dismiss, .dismissAndForwardAction])
-    func responseOption(_ option: Option) async throws {
-        try await MatrixCard.run(.realTime) { card in
-            let responder = try await playingResponder(card)
-            responder.answer = .now(option)
-            let mark = card.mark
-            card.session.handle(.action(2, text: "on my way"))
-            #expect(responder.responses == ["reply:on my way"])
-            let action = card.sessionEvents(since: mark, named: "action")
-            #expect(action.map { $0.string("identifier") } == ["reply"] && action.first?.string("text") == "on my way")
-            #expect(card.values("response", "option", since: mark) == [option.rawValue])
-            #expect(!card.session.awaitsResponse)
-            switch option {
-            case .doNotDismiss:
-                #expect(!card.session.isDismissed)
-                #expect(card.sessionEvents(since: mark, named: "forwarded").isEmpty)
-                try await card.expectRunning(since: mark)
-                #expect(card.session.isPlaying && card.session.buttonState == .pause)
-            case .dismiss:
-                #expect(card.values("dismissed", "reason", since: mark) == ["response"])
-                #expect(card.sessionEvents(since: mark, named: "forwarded").isEmpty)
-                try await card.expectStopped(since: mark)
-            case .dismissAndForwardAction:
-                #expect(card.values("dismissed", "reason", since: mark) == ["response"])
+        @Test("Each response option while playing", arguments: [Option.doNotDismiss, .dismiss, .dismissAndForwardAction])
+        func responseOption(_ option: Option) async throws {
+            try await MatrixCard.run(.realTime) { card in
+                let responder = try await playingResponder(card)
+                responder.answer = .now(option)
+                let mark = card.mark
+                card.session.handle(.action(2, text: "on my way"))
+                #expect(responder.responses == ["reply:on my way"])
+                let action = card.sessionEvents(since: mark, named: "action")
+                #expect(action.map { $0.string("identifier") } == ["reply"] && action.first?.string("text") == "on my way")
+                #expect(card.values("response", "option", since: mark) == [option.rawValue])
+                #expect(!card.session.awaitsResponse)
+                switch option {
+                case .doNotDismiss:
+                    #expect(!card.session.isDismissed)
+                    #expect(card.sessionEvents(since: mark, named: "forwarded").isEmpty)
+                    try await card.expectRunning(since: mark)
+                    #expect(card.session.isPlaying && card.session.buttonState == .pause)
+                case .dismiss:
+                    #expect(card.values("dismissed", "reason", since: mark) == ["response"])
+                    #expect(card.sessionEvents(since: mark, named: "forwarded").isEmpty)
+                    try await card.expectStopped(since: mark)
+                case .dismissAndForwardAction:
+                    #expect(card.values("dismissed", "reason", since: mark) == ["response"])
+                    let forwarded = card.sessionEvents(since: mark, named: "forwarded")
+                    #expect(forwarded.map { $0.string("action") } == ["reply"] && forwarded.first?.string("text") == "on my way")
+                    try await card.expectStopped(since: mark)
+                }
+                // The runtime does not pause through the extension: closing the card stops the media.
+                #expect(card.mediaCalls(since: mark).isEmpty)
+                #expect(card.buttonStates(since: mark).isEmpty)
+            }
+        }
+
+        @Test(
+            "An extension that does not handle responses: the action goes to the app and the media stops",
+            arguments: ["default.plain", MatrixCard.defaultCardCategory])
+        func forwarding(_ category: String) async throws {
+            try await MatrixCard.run(.realTime) { card in
+                try card.present(category: category, attachment: MatrixMedia.longTone())
+                try await card.play()
+                let mark = card.mark
+                card.session.handle(.action(2, text: "on my way"))
                 let forwarded = card.sessionEvents(since: mark, named: "forwarded")
                 #expect(forwarded.map { $0.string("action") } == ["reply"] && forwarded.first?.string("text") == "on my way")
+                #expect(card.sessionEvents(since: mark, named: "response").isEmpty)
+                #expect(card.values("dismissed", "reason", since: mark) == ["forwarded"])
                 try await card.expectStopped(since: mark)
+                // Closed: later inputs change nothing.
+                let closed = card.mark
+                for input in [PresentationSession.Input.media, .tapContent, .action(1), .defaultAction, .dismiss] {
+                    card.session.handle(input)
+                }
+                await card.expectIdle(since: closed)
+                #expect(card.session.log.events.count == closed.session)
             }
-            // The runtime does not pause through the extension: closing the card stops the media.
-            #expect(card.mediaCalls(since: mark).isEmpty)
-            #expect(card.buttonStates(since: mark).isEmpty)
         }
-    }
 
-    @Test(
-        "An extension that does not handle responses: the action goes to the app and the media stops",
-        arguments: ["default.plain", MatrixCard.defaultCardCategory])
-    func forwarding(_ category: String) async throws {
-        try await MatrixCard.run(.realTime) { card in
-            try card.present(category: category, attachment: MatrixMedia.longTone())
-            try await card.play()
-            let mark = card.mark
-            card.session.handle(.action(2, text: "on my way"))
-            let forwarded = card.sessionEvents(since: mark, named: "forwarded")
-            #expect(forwarded.map { $0.string("action") } == ["reply"] && forwarded.first?.string("text") == "on my way")
-            #expect(card.sessionEvents(since: mark, named: "response").isEmpty)
-            #expect(card.values("dismissed", "reason", since: mark) == ["forwarded"])
-            try await card.expectStopped(since: mark)
-            // Closed: later inputs change nothing.
-            let closed = card.mark
-            for input in [PresentationSession.Input.media, .tapContent, .action(1), .defaultAction, .dismiss] {
-                card.session.handle(input)
+        @Test("A completion handler never called: .dismiss after the limit, an error, the media stopped")
+        func completionNeverCalled() async throws {
+            try await MatrixCard.run(.realTime, responseTimeLimit: .seconds(1)) { card in
+                let responder = try await playingResponder(card)
+                responder.answer = .never
+                let mark = card.mark
+                card.session.handle(.action(1))
+                #expect(card.session.awaitsResponse && !card.session.isDismissed && card.session.isPlaying)
+                // The limit runs on the card's clock: the audio plays on for 0.3 s while the runtime
+                // waits, and then the second passes.
+                try await card.event(in: card.engineLog, after: mark.engine, "position past 0.3") {
+                    $0.name == "position" && ($0.matrixNumber("position") ?? 0) >= 0.3
+                }
+                await card.clock.waitForSleepers(1)
+                card.clock.advance(by: .seconds(1))
+                let response = try await card.event(in: card.session.log, after: mark.session, "response") { $0.name == "response" }
+                #expect(response.string("option") == "dismiss" && response.string("reason") == "timeout")
+                #expect(card.values("error", "message", since: mark).contains { $0.contains("not called within") })
+                #expect(card.values("dismissed", "reason", since: mark) == ["timeout"])
+                #expect(!card.session.awaitsResponse)
+                // The audio played on while the runtime waited, and stopped when the card closed.
+                let before = card.engineLog.events[mark.engine...].filter { $0.t < response.t }
+                #expect(!before.contains { $0.name == "paused" || $0.name == "ended" })
+                #expect((before.compactMap { $0.name == "position" ? $0.matrixNumber("position") : nil }.max() ?? 0) >= 0.3)
+                try await card.expectStopped(since: mark)
+                // Called after the limit: ignored, and the log says so.
+                let late = card.mark
+                responder.completion?(.dismissAndForwardAction)
+                #expect(card.sessionEvents(since: late, named: "response").isEmpty)
+                #expect(card.sessionEvents(since: late, named: "forwarded").isEmpty)
+                #expect(card.sessionEvents(since: late, named: "error").first?.string("message")?.contains("called again") == true)
+                await card.expectIdle(since: late)
             }
-            await card.expectIdle(since: closed)
-            #expect(card.session.log.events.count == closed.session)
         }
-    }
 
-    @Test("A completion handler never called: .dismiss after the limit, an error, the media stopped")
-    func completionNeverCalled() async throws {
-        try await MatrixCard.run(.realTime, responseTimeLimit: .seconds(1)) { card in
+        @Test(
+            "A completion handler called twice: the first answer counts, the second is ignored and logged",
+            arguments: [(Option.doNotDismiss, Option.dismiss), (.dismiss, .dismissAndForwardAction)])
+        func completionCalledTwice(_ first: Option, _ second: Option) async throws {
+            try await MatrixCard.run(.realTime) { card in try await answerTwice(card, first, second) }
+        }
+
+        func answerTwice(_ card: MatrixCard, _ first: Option, _ second: Option) async throws {
             let responder = try await playingResponder(card)
-            responder.answer = .never
+            responder.answer = .twice(first, second)
             let mark = card.mark
             card.session.handle(.action(1))
-            #expect(card.session.awaitsResponse && !card.session.isDismissed && card.session.isPlaying)
-            let response = try await card.event(in: card.session.log, after: mark.session, "response") { $0.name == "response" }
-            #expect(response.string("option") == "dismiss" && response.string("reason") == "timeout")
-            #expect(card.values("error", "message", since: mark).contains { $0.contains("not called within") })
-            #expect(card.values("dismissed", "reason", since: mark) == ["timeout"])
-            #expect(!card.session.awaitsResponse)
-            // The audio played on while the runtime waited, and stopped when the card closed.
-            let before = card.engineLog.events[mark.engine...].filter { $0.t < response.t }
-            #expect(!before.contains { $0.name == "paused" || $0.name == "ended" })
-            #expect((before.compactMap { $0.name == "position" ? $0.matrixNumber("position") : nil }.max() ?? 0) >= 0.3)
-            try await card.expectStopped(since: mark)
-            // Called after the limit: ignored, and the log says so.
-            let late = card.mark
-            responder.completion?(.dismissAndForwardAction)
-            #expect(card.sessionEvents(since: late, named: "response").isEmpty)
-            #expect(card.sessionEvents(since: late, named: "forwarded").isEmpty)
-            #expect(card.sessionEvents(since: late, named: "error").first?.string("message")?.contains("called again") == true)
-            await card.expectIdle(since: late)
-        }
-    }
-
-    @Test(
-        "A completion handler called twice: the first answer counts, the second is ignored and logged",
-        arguments: [(Option.doNotDismiss, Option.dismiss), (.dismiss, .dismissAndForwardAction)])
-    func completionCalledTwice(_ first: Option, _ second: Option) async throws {
-        try await MatrixCard.run(.realTime) { card in try await answerTwice(card, first, second) }
-    }
-
-    func answerTwice(_ card: MatrixCard, _ first: Option, _ second: Option) async throws {
-        let responder = try await playingResponder(card)
-        responder.answer = .twice(first, second)
-        let mark = card.mark
-        card.session.handle(.action(1))
-        #expect(card.values("response", "option", since: mark) == [first.rawValue])
-        let errors = card.sessionEvents(since: mark, named: "error").compactMap { $0.string("message") }
-        #expect(errors.count == 1 && errors.first?.contains("called again") == true, "\(errors)")
-        #expect(card.sessionEvents(since: mark, named: "forwarded").isEmpty)
-        if first == .doNotDismiss {
-            #expect(!card.session.isDismissed)
-            try await card.expectRunning(since: mark)
-        } else {
-            #expect(card.values("dismissed", "reason", since: mark) == ["response"])
-            try await card.expectStopped(since: mark)
-        }
-    }
-
-    @Test(
-        "A new notification of the thread while playing: didReceive again, the playback goes on",
-        arguments: ["default.plain", "overlay.plain", "none.plain", MatrixCard.defaultCardCategory])
-    func threadRedelivery(_ category: String) async throws {
-        try await MatrixCard.run(.realTime) { card in
-            let ext = try card.present(category: category, attachment: MatrixMedia.longTone())
-            let controller = try #require(card.session.controller)
-            let hasButton = !category.hasPrefix("none")
-            let mark0 = card.mark
-            if hasButton {
-                try await card.play()
+            #expect(card.values("response", "option", since: mark) == [first.rawValue])
+            let errors = card.sessionEvents(since: mark, named: "error").compactMap { $0.string("message") }
+            #expect(errors.count == 1 && errors.first?.contains("called again") == true, "\(errors)")
+            #expect(card.sessionEvents(since: mark, named: "forwarded").isEmpty)
+            if first == .doNotDismiss {
+                #expect(!card.session.isDismissed)
+                try await card.expectRunning(since: mark)
             } else {
-                ext?.player?.play()  // the extension plays on its own
-                try await card.playback("started", since: mark0)
-                try await card.event(in: card.engineLog, after: mark0.engine, "engine started") { $0.name == "started" }
+                #expect(card.values("dismissed", "reason", since: mark) == ["response"])
+                try await card.expectStopped(since: mark)
             }
-            let button = card.session.buttonState
-            let mark = card.mark
-            try card.present(category: category, attachment: MatrixMedia.longTone(), identifier: "n2")
-            #expect(card.session.controller === controller)
-            let received = card.sessionEvents(since: mark, named: "didReceive")
-            #expect(received.map { $0.string("identifier") } == ["n2"])
-            #expect(received.first?.fields.contains { $0.0 == "redelivery" && $0.1 == .bool(true) } == true)
-            if let ext { #expect(ext.calls.filter { $0.hasPrefix("didReceive") } == ["didReceive:n1", "didReceive:n2"]) }
-            #expect(card.buttonStates(since: mark).isEmpty)
-            #expect(card.mediaCalls(since: mark).isEmpty)
-            #expect(card.session.isPlaying == hasButton && card.session.buttonState == button)
-            try await card.expectRunning(since: mark)
-            #expect(card.engineEvents(since: mark, named: "loaded").isEmpty)
-            // The same media goes on: pausing it pauses the file that was playing.
-            let pausing = card.mark
-            if hasButton { card.session.handle(.media) } else { ext?.player?.pause() }
-            let paused = try await card.playback("paused", since: pausing)
-            #expect((paused.matrixNumber("position") ?? 0) >= 0.3)
         }
-    }
 
-    @Test("A notification of another thread replaces the card and stops its media")
-    func otherThread() async throws {
-        try await MatrixCard.run(.realTime) { card in
-            let first = try card.present(category: "default.plain", attachment: MatrixMedia.longTone())
-            try await card.play()
-            let mark = card.mark
-            let second = try card.present(
-                category: "default.plain", attachment: MatrixMedia.longTone(), identifier: "n2", thread: "other")
-            #expect(second !== first)
-            #expect(card.session.buttonState == .play && !card.session.isPlaying)
-            try await card.expectStopped(since: mark)
-            // The old extension's player no longer reaches the engine.
-            first?.player?.play()
-            await first?.player?.settle()
-            await card.expectIdle(since: mark)
+        @Test(
+            "A new notification of the thread while playing: didReceive again, the playback goes on",
+            arguments: ["default.plain", "overlay.plain", "none.plain", MatrixCard.defaultCardCategory])
+        func threadRedelivery(_ category: String) async throws {
+            try await MatrixCard.run(.realTime) { card in
+                let ext = try card.present(category: category, attachment: MatrixMedia.longTone())
+                let controller = try #require(card.session.controller)
+                let hasButton = !category.hasPrefix("none")
+                let mark0 = card.mark
+                if hasButton {
+                    try await card.play()
+                } else {
+                    ext?.player?.play()  // the extension plays on its own
+                    try await card.playback("started", since: mark0)
+                    try await card.event(in: card.engineLog, after: mark0.engine, "engine started") { $0.name == "started" }
+                }
+                let button = card.session.buttonState
+                let mark = card.mark
+                try card.present(category: category, attachment: MatrixMedia.longTone(), identifier: "n2")
+                #expect(card.session.controller === controller)
+                let received = card.sessionEvents(since: mark, named: "didReceive")
+                #expect(received.map { $0.string("identifier") } == ["n2"])
+                #expect(received.first?.fields.contains { $0.0 == "redelivery" && $0.1 == .bool(true) } == true)
+                if let ext { #expect(ext.calls.filter { $0.hasPrefix("didReceive") } == ["didReceive:n1", "didReceive:n2"]) }
+                #expect(card.buttonStates(since: mark).isEmpty)
+                #expect(card.mediaCalls(since: mark).isEmpty)
+                #expect(card.session.isPlaying == hasButton && card.session.buttonState == button)
+                try await card.expectRunning(since: mark)
+                #expect(card.engineEvents(since: mark, named: "loaded").isEmpty)
+                // The same media goes on: pausing it pauses the file that was playing.
+                let pausing = card.mark
+                if hasButton { card.session.handle(.media) } else { ext?.player?.pause() }
+                let paused = try await card.playback("paused", since: pausing)
+                #expect((paused.matrixNumber("position") ?? 0) >= 0.3)
+            }
         }
-    }
 
-    @Test("Dismissed before libmpv started: nothing is heard", arguments: [1, 3])
-    func dismissBeforeStart(_ presses: Int) async throws {
-        let heard = try await MatrixCard.run(.capture) { card in
-            let ext = try #require(try card.present(category: "default.plain", attachment: MatrixMedia.shortTone))
-            let mark = card.mark
-            for _ in 0..<presses { card.session.handle(.media) }
-            card.session.handle(.dismiss)
-            await ext.player?.settle()
-            await card.expectIdle(since: mark)
-            #expect(card.playback(since: mark).isEmpty)
-        }
-        #expect(heard == nil || heard?.frames == 0, "heard \(heard.map(\.description) ?? "nothing")")
-    }
-
-    @Test("A player made on the first mediaPlay() plays through the session that called it")
-    func lazyPlayerWithTwoSessions() async throws {
-        try await MatrixCard.run(.realTime) { card in
-            try card.present(category: MatrixCard.lazyCategory, attachment: MatrixMedia.longTone())
-            try await MatrixCard.run(.realTime) { other in
-                // `other` is the newest session; the press is on `card`.
+        @Test("A notification of another thread replaces the card and stops its media")
+        func otherThread() async throws {
+            try await MatrixCard.run(.realTime) { card in
+                let first = try card.present(category: "default.plain", attachment: MatrixMedia.longTone())
                 try await card.play()
-                #expect(other.engineLog.events.filter { $0.name == "loaded" }.isEmpty)
-                #expect(other.session.log.events(named: "playback").isEmpty)
+                let mark = card.mark
+                let second = try card.present(
+                    category: "default.plain", attachment: MatrixMedia.longTone(), identifier: "n2", thread: "other")
+                #expect(second !== first)
+                #expect(card.session.buttonState == .play && !card.session.isPlaying)
+                try await card.expectStopped(since: mark)
+                // The old extension's player no longer reaches the engine.
+                first?.player?.play()
+                await first?.player?.settle()
+                await card.expectIdle(since: mark)
+            }
+        }
+
+        @Test("Dismissed before libmpv started: nothing is heard", arguments: [1, 3])
+        func dismissBeforeStart(_ presses: Int) async throws {
+            let heard = try await MatrixCard.run(.capture) { card in
+                let ext = try #require(try card.present(category: "default.plain", attachment: MatrixMedia.shortTone))
+                let mark = card.mark
+                for _ in 0..<presses { card.session.handle(.media) }
+                card.session.handle(.dismiss)
+                await ext.player?.settle()
+                await card.expectIdle(since: mark)
+                #expect(card.playback(since: mark).isEmpty)
+            }
+            #expect(heard == nil || heard?.frames == 0, "heard \(heard.map(\.description) ?? "nothing")")
+        }
+
+        @Test("A player made on the first mediaPlay() plays through the session that called it")
+        func lazyPlayerWithTwoSessions() async throws {
+            try await MatrixCard.run(.realTime) { card in
+                try card.present(category: MatrixCard.lazyCategory, attachment: MatrixMedia.longTone())
+                try await MatrixCard.run(.realTime) { other in
+                    // `other` is the newest session; the press is on `card`.
+                    try await card.play()
+                    #expect(other.engineLog.events.filter { $0.name == "loaded" }.isEmpty)
+                    #expect(other.session.log.events(named: "playback").isEmpty)
+                }
             }
         }
     }

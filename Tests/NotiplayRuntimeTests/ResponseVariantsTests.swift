@@ -8,12 +8,14 @@ import Testing
 final class AsyncAnsweringExtension: TerminalViewController, UNNotificationContentExtensionAsyncResponseHandling {
     nonisolated(unsafe) static var option = UNNotificationContentExtensionResponseOption.doNotDismiss
     nonisolated(unsafe) static var delay = Duration.zero
+    /// The clock the delay passes on.
+    nonisolated(unsafe) static var clock: any Clock<Duration> = ContinuousClock()
     var answered: [String] = []
 
     func didReceive(_ notification: UNNotification) {}
 
     func didReceive(_ response: UNNotificationResponse) async -> UNNotificationContentExtensionResponseOption {
-        if Self.delay > .zero { try? await Task.sleep(for: Self.delay) }
+        if Self.delay > .zero { try? await Self.clock.sleep(for: Self.delay) }
         answered.append(response.actionIdentifier)
         return Self.option
     }
@@ -37,7 +39,8 @@ struct ResponseVariantsTests {
     let engine = ScriptedEngine()
 
     func session(
-        _ typeName: String, command: [String]? = nil, limit: Duration = .seconds(5), commandLimit: Duration = .seconds(10)
+        _ typeName: String, command: [String]? = nil, limit: Duration = .seconds(5), commandLimit: Duration = .seconds(10),
+        clock: any Clock<Duration> = ContinuousClock()
     ) throws -> PresentationSession {
         var types = ExtensionTypes()
         types.register(AsyncAnsweringExtension.self, as: "Test.AsyncAnsweringExtension")
@@ -61,7 +64,7 @@ struct ResponseVariantsTests {
             forwardedActions: .init(print: true, command: command))
         return PresentationSession(
             app: app, registry: try ExtensionRegistry([manifest]), types: types, engine: engine,
-            configuration: .init(responseTimeLimit: limit, commandTimeLimit: commandLimit))
+            configuration: .init(responseTimeLimit: limit, commandTimeLimit: commandLimit, clock: clock))
     }
 
     func notification(userInfo: JSONObject = JSONObject()) -> UNNotification {
@@ -90,7 +93,7 @@ struct ResponseVariantsTests {
         try s.present(notification())
         s.handle(.action(1))
         #expect(s.awaitsResponse)
-        let response = await s.log.next(timeout: .seconds(5)) { $0.name == "response" }
+        let response = await s.log.next(timeout: .seconds(60)) { $0.name == "response" }
         #expect(response?.string("option") == option.rawValue)
         #expect(s.isDismissed == dismissed)
         #expect(s.log.events(named: "forwarded").map { $0.string("action") } == (forwarded ? ["done"] : []))
@@ -100,17 +103,27 @@ struct ResponseVariantsTests {
 
     @Test("an async answer after the time limit is ignored and logged; the response counted as dismiss")
     func asyncLate() async throws {
+        // The limit (50 ms) and the extension's answer (after 300 ms) on one clock the test moves:
+        // the limit comes first, whatever else the machine is doing.
+        let clock = ManualClock()
         AsyncAnsweringExtension.option = .doNotDismiss
         AsyncAnsweringExtension.delay = .milliseconds(300)
-        defer { AsyncAnsweringExtension.delay = .zero }
-        let s = try session("Test.AsyncAnsweringExtension", limit: .milliseconds(50))
+        AsyncAnsweringExtension.clock = clock
+        defer {
+            AsyncAnsweringExtension.delay = .zero
+            AsyncAnsweringExtension.clock = ContinuousClock()
+        }
+        let s = try session("Test.AsyncAnsweringExtension", limit: .milliseconds(50), clock: clock)
         try s.present(notification())
         s.handle(.action(1))
-        let response = await s.log.next(timeout: .seconds(5)) { $0.name == "response" }
+        await clock.waitForSleepers(2)
+        clock.advance(by: .milliseconds(50))
+        let response = await s.log.next(timeout: .seconds(60)) { $0.name == "response" }
         #expect(response?.string("option") == "dismiss")
         #expect(response?.string("reason") == "timeout")
         #expect(s.isDismissed)
-        let late = await s.log.next(timeout: .seconds(5)) { $0.name == "error" && ($0.string("message") ?? "").contains("after the time limit") }
+        clock.advance(by: .milliseconds(250))
+        let late = await s.log.next(timeout: .seconds(60)) { $0.name == "error" && ($0.string("message") ?? "").contains("after the time limit") }
         #expect(late != nil)
         #expect(s.log.events(named: "response").count == 1)
     }
@@ -159,13 +172,16 @@ struct ResponseVariantsTests {
         await missing.settle()
         #expect(missing.log.events(named: "error").compactMap { $0.string("message") }.contains { $0.contains("cannot run /nonexistent/notiplay-command") })
 
-        let hanging = try session("Test.PlainExtension", command: ["/bin/sleep", "30"], commandLimit: .milliseconds(200))
+        // The watchdog runs on a clock the test moves: once it waits, 200 ms pass and it stops the
+        // command (a command it failed to stop would end by itself, without the error).
+        let clock = ManualClock()
+        let hanging = try session("Test.PlainExtension", command: ["/bin/sleep", "30"], commandLimit: .milliseconds(200), clock: clock)
         try hanging.present(notification())
-        let started = ContinuousClock.now
         hanging.handle(.defaultAction)
+        await clock.waitForSleepers(1)
+        clock.advance(by: .milliseconds(200))
         await hanging.settle()
-        #expect(ContinuousClock.now - started < .seconds(10))
-        #expect(hanging.log.events(named: "error").compactMap { $0.string("message") }.contains { $0.contains("was stopped after") })
+        #expect(hanging.log.events(named: "error").compactMap { $0.string("message") }.contains { $0.contains("was stopped after 0.2 seconds") })
     }
 
     @Test("open(_:) is forwarded with its URL and runs the command")
