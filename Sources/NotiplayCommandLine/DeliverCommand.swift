@@ -196,12 +196,16 @@ enum HeadlessKey: Equatable {
     case wait(Duration)
     case waitForEnd
 
-    /// Parses `"space ~end q"`.
+    /// Parses `"space ~end q"`. Spaces, tabs and commas separate keys; a value made only of spaces
+    /// (`--keys " "`, a space typed as itself) presses the media button once for each.
     static func parse(_ text: String) throws(NotiplayError) -> [HeadlessKey] {
+        if !text.isEmpty && text.allSatisfy({ $0 == " " }) {
+            return Array(repeating: .input(.media), count: text.count)
+        }
         var keys: [HeadlessKey] = []
         for token in text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," }) {
             switch token {
-            case "space", "p", " ": keys.append(.input(.media))
+            case "space", "p": keys.append(.input(.media))
             case "enter", "return": keys.append(.input(.defaultAction))
             case "esc", "escape", "d": keys.append(.input(.dismiss))
             case "q": keys.append(.quit)
