@@ -81,8 +81,10 @@ public final class NotificationTestHost {
     public var columns = 60
     /// The height for ``screen()``.
     public var rows = 24
-    /// How long ``wait(until:timeout:)`` waits by default.
-    public var defaultTimeout: Duration = .seconds(5)
+    /// How long ``wait(until:timeout:)`` waits by default: 30 s, a guard against a hang that a busy
+    /// CI machine never reaches by being slow. An event that comes, comes at once; give a shorter
+    /// `timeout` only to check that an event does not come.
+    public var defaultTimeout: Duration = .seconds(30)
 
     let engine: MPVEngine
     private let types: ExtensionTypes
