@@ -6,7 +6,7 @@ extension RealTime {
     /// Limits that keep hostile property lists from taking unbounded time: the verdict is the
     /// error, and a wall-clock bound far above the work (milliseconds) that a reader without the
     /// limit cannot meet.
-    @Suite struct PropertyListWorkBoundTests {
+    @Suite(.timeLimit(.minutes(1))) struct PropertyListWorkBoundTests {
         /// The bound catches a reader that walks the whole 100,000 levels (or recurses into them)
         /// before it counts the depth: it takes milliseconds here, a quadratic or recursive walk takes
         /// far longer than 2 s, and a recursive one crashes.
