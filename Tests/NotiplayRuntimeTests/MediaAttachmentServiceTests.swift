@@ -5,7 +5,7 @@ import Testing
 @testable import Notiplay
 
 @MainActor
-@Suite("The built-in media-fetching service extension")
+@Suite("The built-in media-fetching service extension", .timeLimit(.minutes(5)))
 struct MediaAttachmentServiceTests {
     let cache: URL
 

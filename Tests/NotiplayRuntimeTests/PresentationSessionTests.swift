@@ -105,7 +105,7 @@ final class ScriptedEngine: PlaybackEngine, @unchecked Sendable {
 }
 
 @MainActor
-@Suite("The presentation session: buttons, responses, threads", .serialized)
+@Suite("The presentation session: buttons, responses, threads", .serialized, .timeLimit(.minutes(1)))
 struct PresentationSessionTests {
     let engine = ScriptedEngine()
 

@@ -34,7 +34,7 @@ final class ForwardingExtension: TerminalViewController, UNNotificationContentEx
 }
 
 @MainActor
-@Suite("Responses: the async variant, and the app's command for forwarded actions", .serialized)
+@Suite("Responses: the async variant, and the app's command for forwarded actions", .serialized, .timeLimit(.minutes(1)))
 struct ResponseVariantsTests {
     let engine = ScriptedEngine()
 
