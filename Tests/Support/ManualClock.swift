@@ -23,6 +23,7 @@ public final class ManualClock: Clock, Sendable {
     }
 
     private struct Watcher {
+        var id: Int
         var condition: @Sendable (_ sleepsBegun: Int, _ sleepers: Int) -> Bool
         var continuation: CheckedContinuation<Void, Never>
     }
@@ -105,14 +106,28 @@ public final class ManualClock: Clock, Sendable {
 
     /// Returns once `condition` holds of how many sleeps have begun and how many sleepers wait
     /// now; it is checked now and after every change, under the clock's lock (no change is missed).
+    /// Cancelling the waiting task ends the wait (so a test's time limit ends a test whose code
+    /// never went to sleep).
     public func wait(until condition: @escaping @Sendable (_ sleepsBegun: Int, _ sleepers: Int) -> Bool) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let now: Bool = state.withLock { s in
-                if condition(s.sleeps, s.sleepers.count) { return true }
-                s.watchers.append(Watcher(condition: condition, continuation: continuation))
-                return false
+        let id = state.withLock { s in
+            defer { s.nextID += 1 }
+            return s.nextID
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let now: Bool = state.withLock { s in
+                    if Task.isCancelled || condition(s.sleeps, s.sleepers.count) { return true }
+                    s.watchers.append(Watcher(id: id, condition: condition, continuation: continuation))
+                    return false
+                }
+                if now { continuation.resume() }
             }
-            if now { continuation.resume() }
+        } onCancel: {
+            let watcher: Watcher? = state.withLock { s in
+                guard let index = s.watchers.firstIndex(where: { $0.id == id }) else { return nil }
+                return s.watchers.remove(at: index)
+            }
+            watcher?.continuation.resume()
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Sample files and scratch folders for tests.
 public enum TestMedia {
@@ -31,16 +32,61 @@ public struct TimedOut: Error, CustomStringConvertible {
 /// Runs `work`, failing with ``TimedOut`` if it takes longer than `seconds`.
 ///
 /// The sleep here is a guard against a hang, not a stand-in for an event: `work` waits on events.
+/// At the limit `work` is cancelled and the call returns at once, even when `work` does not
+/// answer cancellation (a task group would wait for it).
 public func withTimeout<T: Sendable>(
     _ seconds: Double, _ work: @escaping @Sendable () async throws -> T
 ) async throws -> T {
-    try await withThrowingTaskGroup(of: T.self) { group in
-        group.addTask { try await work() }
-        group.addTask {
-            try await Task.sleep(for: .seconds(seconds))
-            throw TimedOut(seconds: seconds)
+    let gate = TimeoutGate<T>()
+    return try await withCheckedThrowingContinuation { continuation in
+        gate.start(continuation)
+        let worker = Task {
+            do { gate.finish(.success(try await work())) } catch { gate.finish(.failure(error)) }
         }
-        defer { group.cancelAll() }
-        return try await group.next()!
+        let timer = Task {
+            try? await Task.sleep(for: .seconds(seconds))
+            guard !Task.isCancelled else { return }
+            if gate.finish(.failure(TimedOut(seconds: seconds))) { worker.cancel() }
+        }
+        gate.onFinish { timer.cancel() }
+    }
+}
+
+/// The first of the work's result and the time limit, delivered once.
+private final class TimeoutGate<T: Sendable>: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<T, any Error>?
+        var result: Result<T, any Error>?
+        var finished: (@Sendable () -> Void)?
+    }
+    private let state = Mutex(State())
+
+    func start(_ continuation: CheckedContinuation<T, any Error>) {
+        state.withLock { $0.continuation = continuation }
+    }
+
+    /// Runs `action` once the gate is passed (at once if it was).
+    func onFinish(_ action: @escaping @Sendable () -> Void) {
+        let now: Bool = state.withLock { s in
+            if s.result != nil { return true }
+            s.finished = action
+            return false
+        }
+        if now { action() }
+    }
+
+    /// Delivers `result` unless something was delivered before; says whether it was this.
+    @discardableResult
+    func finish(_ result: Result<T, any Error>) -> Bool {
+        let taken: (CheckedContinuation<T, any Error>, (@Sendable () -> Void)?)? = state.withLock { s in
+            guard s.result == nil, let continuation = s.continuation else { return nil }
+            s.result = result
+            s.continuation = nil
+            return (continuation, s.finished)
+        }
+        guard let (continuation, finished) = taken else { return false }
+        continuation.resume(with: result)
+        finished?()
+        return true
     }
 }
