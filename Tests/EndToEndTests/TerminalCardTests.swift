@@ -111,16 +111,21 @@ struct TerminalCardTests {
 
         try await pane.keys("Space")
         let paused = try #require(try await pane.expectScreen("space did not pause") { $0.contains("▶") && !$0.contains("⏸") })
-        // Paused, the clock stands still (a position update already under way may add a second).
+        // Paused, the clock stands still (a position update already under way may add a second
+        // to what shows now); → ← → then move it by exactly 5 s each, on and back and on.
         let stopped = try #require(Self.clock(paused))
         try await pane.keys("Right")
-        try await pane.expectScreen("→ did not move the clock on while paused") {
-            [stopped + 5, stopped + 6].contains(Self.clock($0) ?? -1)
-        }
+        let moved = try #require(try await pane.expectScreen("→ did not move the clock on while paused") {
+            (Self.clock($0) ?? 0) >= stopped + 5
+        })
+        let ahead = try #require(Self.clock(moved))
         try await pane.keys("Left")
-        let back = try await pane.expectScreen("← did not move the clock back while paused") {
-            [stopped, stopped + 1].contains(Self.clock($0) ?? -1)
-        }
+        let back = try await pane.expectScreen("← did not move the clock back while paused") { (Self.clock($0) ?? .max) < ahead }
+        let behind = try #require(back.flatMap(Self.clock))
+        #expect(ahead - behind == 5, "← moved the clock from \(ahead) to \(behind)")
+        try await pane.keys("Right")
+        let again = try await pane.expectScreen("→ did not move the clock on again while paused") { (Self.clock($0) ?? 0) > behind }
+        #expect(again.flatMap(Self.clock) == behind + 5, "→ moved the clock from \(behind) to \(String(describing: again.flatMap(Self.clock)))")
         #expect(back?.contains("▶") == true, "still paused")
         try await pane.keys("q")
         try await expectRestored(pane, exit: "0")

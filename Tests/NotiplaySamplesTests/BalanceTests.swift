@@ -1,6 +1,7 @@
 import Foundation
 import Notiplay
 import NotiplayTestSupport
+import Synchronization
 import Testing
 
 @testable import NotiplaySamples
@@ -15,6 +16,24 @@ extension RealEngine {
 
         init() {
             BalanceViewController.topUpClock = clock
+        }
+
+        /// Waits until `count` top-ups sleep on the clock: under way, not finished. A hang guard
+        /// of 30 s (the clock's own wait has none).
+        func topUpsUnderWay(_ count: Int) async throws {
+            let clock = self.clock
+            let once = Once()
+            let arrived = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                Task {
+                    await clock.waitForSleepers(count)
+                    if once.claim() { continuation.resume(returning: true) }
+                }
+                Task {
+                    try? await Task.sleep(for: .seconds(30))
+                    if once.claim() { continuation.resume(returning: false) }
+                }
+            }
+            try #require(arrived, "\(count) top-up(s) never began (\(clock.sleepers) under way)")
         }
 
         @Test("didReceive shows the balance, the account and the offer; the three actions of the app file")
@@ -39,7 +58,7 @@ extension RealEngine {
                 let mark = card.mark
                 card.session.handle(.action(2))
                 // The work has started and not finished: no answer yet, the card says so.
-                await clock.waitForSleepers(1)
+                try await topUpsUnderWay(1)
                 #expect(card.text.contains("Topping up 500.00 ₽…"), "\(card.text)")
                 #expect(card.session.awaitsResponse)
                 #expect(card.events("response", since: mark).isEmpty)
@@ -56,7 +75,7 @@ extension RealEngine {
                 let again = card.mark
                 card.session.handle(.action(2))
                 card.session.handle(.action(2))
-                await clock.waitForSleepers(2)
+                try await topUpsUnderWay(2)
                 #expect(card.text.contains("Topping up"), "\(card.text)")
                 clock.advance(by: BalanceViewController.topUpDelay)
                 try await card.wait(for: "two responses", since: again) { _ in
@@ -122,7 +141,7 @@ extension RealEngine {
                 #expect(card.text.contains("999 999 900.00 $"), "\(card.text)")
                 let mark = card.mark
                 card.session.handle(.actionNamed("addBalance"))
-                await clock.waitForSleepers(1)
+                try await topUpsUnderWay(1)
                 clock.advance(by: BalanceViewController.topUpDelay)
                 #expect(try await card.response(to: "addBalance", since: mark).string("option") == "doNotDismiss")
                 #expect(card.text.contains("Top-up failed") && card.text.contains("999 999 900.00 $"), "\(card.text)")
@@ -134,6 +153,18 @@ extension RealEngine {
             #expect(BalanceViewController.money(123_456_789, "₽") == "1 234 567.89 ₽")
             #expect(BalanceViewController.money(-5, "₽") == "-0.05 ₽")
             #expect(BalanceViewController.money(0, "$") == "0.00 $")
+        }
+    }
+}
+
+/// True for the first caller of ``claim()`` only.
+final class Once: Sendable {
+    private let claimed = Mutex(false)
+
+    func claim() -> Bool {
+        claimed.withLock { claimed in
+            defer { claimed = true }
+            return !claimed
         }
     }
 }
