@@ -169,7 +169,7 @@ final class SampleCard {
     /// The first event since `mark` that matches, waiting for it if it has not come.
     @discardableResult
     func wait(
-        for what: String, since mark: Int, timeout: Duration = .seconds(15),
+        for what: String, since mark: Int, timeout: Duration = .seconds(30),
         where matches: @escaping @MainActor (EventLine) -> Bool
     ) async throws -> EventLine {
         if let line = session.log.events[mark...].first(where: matches) { return line }
