@@ -237,12 +237,13 @@ private final class EventReader: @unchecked Sendable {
                 guard handleWakeBytes() else { return }
             }
             if descriptors[1].revents != 0 {
-                let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
-                if count > 0 {
+                switch InputRead.available(input, revents: descriptors[1].revents, into: &buffer) {
+                case .bytes(let count):
                     deliver(decoder.decode(buffer[0..<count]))
                     escapeDeadline = decoder.isWaiting ? ContinuousClock.now.advanced(by: escapeDelay) : nil
-                } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
-                    // End of file, or EIO once the terminal is gone.
+                case .nothing:
+                    continue
+                case .end:
                     deliver(decoder.flush())
                     continuation.yield(.endOfInput)
                     return

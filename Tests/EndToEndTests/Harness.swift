@@ -307,9 +307,10 @@ func seconds(from start: ContinuousClock.Instant, to end: ContinuousClock.Instan
     return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
 }
 
-/// Runs `executable arguments` to its end, with a deadline after which it is killed.
+/// Runs `executable arguments` to its end, with a deadline after which it is killed (a hang
+/// guard, long enough for a loaded 2-core machine).
 func run(
-    _ executable: String, _ arguments: [String], timeout: Double = 10, environment: [String: String] = E2E.childEnvironment
+    _ executable: String, _ arguments: [String], timeout: Double = 30, environment: [String: String] = E2E.childEnvironment
 ) async throws -> RunResult {
     try await E2E.withChildSlot {
         let child = ChildProcess(executable, arguments, environment: environment)
@@ -319,7 +320,7 @@ func run(
 }
 
 /// Runs `notiplay arguments`.
-func notiplay(_ arguments: String..., timeout: Double = 10, sourceLocation: SourceLocation = #_sourceLocation) async throws -> RunResult {
+func notiplay(_ arguments: String..., timeout: Double = 30, sourceLocation: SourceLocation = #_sourceLocation) async throws -> RunResult {
     try await run(try E2E.binary(sourceLocation: sourceLocation), arguments, timeout: timeout)
 }
 

@@ -53,9 +53,9 @@ struct BadInput: Sendable, CustomTestStringConvertible {
     ]
 }
 
-@Suite("play refuses bad input")
+@Suite("play refuses bad input", .tags(.endToEnd))
 struct PlayBadInputTests {
-    @Test("Bad input: exit status, a message naming it, and an end within 1 s", arguments: BadInput.all)
+    @Test("Bad input: exit status, a message naming it, nothing on stdout", arguments: BadInput.all)
     func refuse(input: BadInput) async throws {
         let scratch = try E2E.scratch()
         defer { E2E.remove(scratch) }
@@ -96,12 +96,11 @@ struct PlayBadInputTests {
         check(result, argument: path, status: 65, words: ["permission denied"])
     }
 
-    private func check(
+    func check(
         _ result: RunResult, argument: String, status: Int32, words: [String],
         sourceLocation: SourceLocation = #_sourceLocation
     ) {
         #expect(result.status == status && !result.signaled, "\(result)", sourceLocation: sourceLocation)
-        #expect(result.wallSeconds <= 1.0, "took \(result.wallSeconds) s", sourceLocation: sourceLocation)
         #expect(result.stdout.isEmpty, "\(result)", sourceLocation: sourceLocation)
         let named = result.stderrLines.filter { $0.contains(argument) }
         #expect(!named.isEmpty, "stderr does not name \(argument): \(result)", sourceLocation: sourceLocation)
@@ -109,6 +108,29 @@ struct PlayBadInputTests {
             #expect(
                 named.contains { $0.localizedCaseInsensitiveContains(word) },
                 "stderr does not say \"\(word)\" about \(argument): \(result)", sourceLocation: sourceLocation)
+        }
+    }
+}
+
+extension RealTime {
+    /// How soon a bad input is refused, measured in real time.
+    @Suite("play refuses bad input quickly", .tags(.endToEnd))
+    struct PlayBadInputTimeTests {
+        /// 3 s, on a 2-core machine with two busy loops beside it: refusing takes a start-up of
+        /// the binary (well under 1 s then). The bound catches a refusal that waits for something
+        /// first: a URL fetched before it is refused, a device or a file read to its end before it
+        /// is judged, a libmpv engine started and left to time out on an input it cannot play. A
+        /// hang is caught without it, by the deterministic test's guard.
+        static let bound = 3.0
+
+        @Test("Bad input is refused within 3 s", arguments: BadInput.all)
+        func refusedQuickly(input: BadInput) async throws {
+            let scratch = try E2E.scratch()
+            defer { E2E.remove(scratch) }
+            let argument = try input.make(scratch)
+            let result = try await notiplay("play", argument, "--audio", "null", "--untimed")
+            PlayBadInputTests().check(result, argument: argument, status: input.status, words: input.words)
+            #expect(result.wallSeconds <= Self.bound, "took \(result.wallSeconds) s: \(result)")
         }
     }
 }

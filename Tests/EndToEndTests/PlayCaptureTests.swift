@@ -27,7 +27,7 @@ struct ChimeFormat: Sendable, CustomTestStringConvertible {
     ]
 }
 
-@Suite("play --audio pcm captures")
+@Suite("play --audio pcm captures", .tags(.endToEnd))
 struct PlayCaptureTests {
     @Test("A pcm capture of each chime format is a WAV of 2.0 s", arguments: ChimeFormat.all)
     func captureLength(format: ChimeFormat) async throws {

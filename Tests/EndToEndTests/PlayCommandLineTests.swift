@@ -1,10 +1,11 @@
 import Foundation
+import NotiplayTestSupport
 import Testing
 
 /// No sound card: the `--audio auto` fallback test only means something then.
 private let noSoundDevice = !FileManager.default.fileExists(atPath: "/dev/snd")
 
-@Suite("play: usage, outputs and the terminal")
+@Suite("play: usage, outputs and the terminal", .tags(.endToEnd))
 struct PlayCommandLineTests {
     @Test("An unwritable pcm capture path: 69, naming the path")
     func unwritableCapture() async throws {

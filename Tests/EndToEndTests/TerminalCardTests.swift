@@ -1,15 +1,18 @@
 import Foundation
+import NotiplayTestSupport
 import Testing
 
 /// The real binary in a real terminal (tmux): the card is drawn, keys flip the media button, and
 /// the terminal is as it was afterwards, whichever way notiplay ends.
-@Suite("deliver in a terminal (tmux)", .serialized)
+@Suite("deliver in a terminal (tmux)", .serialized, .tags(.endToEnd))
 struct TerminalCardTests {
     /// Runs `notiplay deliver` of the voice memo in a fresh pane, after saving the terminal's
     /// settings; returns the pane once the card shows ▶.
     /// With `asJob`, notiplay and the line that reports its status run as one job (a subshell), so
     /// that Ctrl-Z stops both and `fg` resumes both.
-    func startCard(_ pane: TmuxPane, extra: String = "", asJob: Bool = false) async throws -> String {
+    func startCard(
+        _ pane: TmuxPane, extra: String = "", asJob: Bool = false, attach: String = E2E.media("voice-memo.m4a")
+    ) async throws -> String {
         let bin = try E2E.binary()
         try await pane.type("stty -g > \(scratchFile("before")); echo READY")
         // The line the echo printed (typing on before it would be read ahead by the shell).
@@ -17,7 +20,7 @@ struct TerminalCardTests {
             screen.split(separator: "\n").contains { $0.trimmingCharacters(in: .whitespaces) == "READY" }
         }
         let deliver =
-            "\(E2E.shellQuoted(bin)) deliver \(E2E.shellQuoted(E2E.media("voice-memo.apns"))) --attach \(E2E.shellQuoted(E2E.media("voice-memo.m4a"))) --audio null \(extra); "
+            "\(E2E.shellQuoted(bin)) deliver \(E2E.shellQuoted(E2E.media("voice-memo.apns"))) --attach \(E2E.shellQuoted(attach)) --audio null \(extra); "
             + "echo \"EXIT=$?\""
         // In a job, the settings are read inside it: a shell goes on with the rest of a list
         // as soon as its first command stops.
@@ -39,13 +42,23 @@ struct TerminalCardTests {
         return nil
     }
 
+    /// The card's clock (`m:ss / m:ss`): the position in whole seconds, if the screen shows one.
+    static func clock(_ screen: String) -> Int? {
+        for line in screen.split(separator: "\n") {
+            guard let match = line.firstMatch(of: /(\d+):(\d\d) \//), let minutes = Int(match.1), let seconds = Int(match.2)
+            else { continue }
+            return minutes * 60 + seconds
+        }
+        return nil
+    }
+
     let scratch: URL
     init() throws { scratch = try E2E.scratch() }
 
     func scratchFile(_ name: String) -> String { E2E.shellQuoted(scratch.appendingPathComponent(name).path) }
 
     func expectRestored(_ pane: TmuxPane, exit: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        let screen = try await pane.expectScreen("notiplay did not end", timeout: 20, sourceLocation: sourceLocation) { Self.exitLine($0) != nil }
+        let screen = try await pane.expectScreen("notiplay did not end", timeout: 30, sourceLocation: sourceLocation) { Self.exitLine($0) != nil }
         let text = try #require(screen, sourceLocation: sourceLocation)
         #expect(Self.exitLine(text) == "EXIT=\(exit)", "\(text)", sourceLocation: sourceLocation)
         #expect(text.contains("READY"), "the shell's screen is back (alternate screen left)", sourceLocation: sourceLocation)
@@ -67,29 +80,52 @@ struct TerminalCardTests {
         _ = try await startCard(pane)
         try await pane.keys("Space")
         try await pane.expectScreen("space did not flip the glyph") { $0.contains("⏸") }
-        try await pane.expectScreen("the position did not move") { $0.contains("0:01 /") }
+        try await pane.expectScreen("the position did not move") { (Self.clock($0) ?? 0) >= 1 }
         try await pane.keys("Space")
         #expect(try await pane.waitForScreen { $0.contains("▶") && !$0.contains("⏸") } != nil)
         try await pane.keys("q")
         try await expectRestored(pane, exit: "0")
     }
 
+    /// Without a verdict on time: the tone is 90 s long, and while it plays the keys jump 30 s
+    /// (six presses), farther than it plays by itself within the 20 s each wait allows; paused,
+    /// the clock stands still, so one press must move it by exactly 5 s.
     @Test("→ moves the clock 5 s on and ← back, playing or paused")
     func seekKeys() async throws {
         defer { E2E.remove(scratch) }
+        let tone = try E2E.tone(seconds: 90, in: scratch)
         let pane = try await TmuxPane()
-        _ = try await startCard(pane)
+        _ = try await startCard(pane, attach: tone)
         try await pane.keys("Space")
-        try await pane.expectScreen("space did not flip the glyph") { $0.contains("⏸") }
+        let playing = try #require(try await pane.expectScreen("space did not flip the glyph") { $0.contains("⏸") })
+        let start = try #require(Self.clock(playing), "no clock: \(playing)")
+        for _ in 0..<6 { try await pane.keys("Right") }
+        // Playing by itself, the clock moves at most 21 s (the wait and a rounding) before this gives up.
+        let on = try #require(try await pane.expectScreen("→ did not move the clock on while playing", timeout: 20) {
+            (Self.clock($0) ?? 0) >= start + 30
+        })
+        let far = try #require(Self.clock(on))
+        for _ in 0..<6 { try await pane.keys("Left") }
+        // Playing by itself, the clock never goes back.
+        try await pane.expectScreen("← did not move the clock back while playing", timeout: 20) { (Self.clock($0) ?? .max) < far }
+
+        try await pane.keys("Space")
+        let paused = try #require(try await pane.expectScreen("space did not pause") { $0.contains("▶") && !$0.contains("⏸") })
+        // Paused, the clock stands still (a position update already under way may add a second
+        // to what shows now); → ← → then move it by exactly 5 s each, on and back and on.
+        let stopped = try #require(Self.clock(paused))
         try await pane.keys("Right")
-        // Playing in real time, the clock cannot reach 0:05 within 3 s by itself.
-        try await pane.expectScreen("→ did not move the clock on", timeout: 3) { $0.contains("0:05 /") || $0.contains("0:06 /") }
-        try await pane.keys("Space")
-        #expect(try await pane.waitForScreen { $0.contains("▶") && !$0.contains("⏸") } != nil)
+        let moved = try #require(try await pane.expectScreen("→ did not move the clock on while paused") {
+            (Self.clock($0) ?? 0) >= stopped + 5
+        })
+        let ahead = try #require(Self.clock(moved))
         try await pane.keys("Left")
-        let back = try await pane.expectScreen("← did not move the clock back", timeout: 3) {
-            $0.contains("0:00 /") || $0.contains("0:01 /")
-        }
+        let back = try await pane.expectScreen("← did not move the clock back while paused") { (Self.clock($0) ?? .max) < ahead }
+        let behind = try #require(back.flatMap(Self.clock))
+        #expect(ahead - behind == 5, "← moved the clock from \(ahead) to \(behind)")
+        try await pane.keys("Right")
+        let again = try await pane.expectScreen("→ did not move the clock on again while paused") { (Self.clock($0) ?? 0) > behind }
+        #expect(again.flatMap(Self.clock) == behind + 5, "→ moved the clock from \(behind) to \(String(describing: again.flatMap(Self.clock)))")
         #expect(back?.contains("▶") == true, "still paused")
         try await pane.keys("q")
         try await expectRestored(pane, exit: "0")
@@ -106,7 +142,9 @@ struct TerminalCardTests {
         let session = try await pane.value("#{pane_pid}")
         var states = ""
         var job: [(state: Substring, name: Substring)] = []
-        for _ in 0..<500 {
+        // The job's state is another process's: asked for until it shows, for at most 30 s.
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
             states = try await run("/bin/ps", ["-o", "stat=,comm=", "--sid", session], timeout: 5).stdoutText
             // Everything in the pane's session but its leader (the shell, state "Ss").
             job = states.split(separator: "\n").compactMap { line in

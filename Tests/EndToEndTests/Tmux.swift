@@ -96,9 +96,10 @@ final class TmuxPane {
         try await command("display-message", "-p", format).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// Waits until the screen satisfies `predicate`; the screen, or `nil` after `timeout` seconds.
-    /// The pane is an external process: polling its screen is the only way to observe it.
-    func waitForScreen(timeout: Double = 10, _ predicate: (String) -> Bool) async throws -> String? {
+    /// Waits until the screen satisfies `predicate`; the screen, or `nil` after `timeout` seconds
+    /// (a hang guard, long enough for a loaded machine). The pane is an external process: polling
+    /// its screen is the only way to observe it.
+    func waitForScreen(timeout: Double = 30, _ predicate: (String) -> Bool) async throws -> String? {
         let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
         while ContinuousClock.now < deadline {
             let text = try await screen()
@@ -119,7 +120,7 @@ extension TmuxPane {
     /// records an issue saying `what` did not happen, with the screen as it was.
     @discardableResult
     func expectScreen(
-        _ what: String, timeout: Double = 10, sourceLocation: SourceLocation = #_sourceLocation,
+        _ what: String, timeout: Double = 30, sourceLocation: SourceLocation = #_sourceLocation,
         _ predicate: (String) -> Bool
     ) async throws -> String? {
         if let screen = try await waitForScreen(timeout: timeout, predicate) { return screen }

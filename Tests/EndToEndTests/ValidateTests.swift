@@ -1,5 +1,6 @@
 import Foundation
 import NotiplayCore
+import NotiplayTestSupport
 import Testing
 
 /// Writes `files` (name → content) into a new scratch folder and returns it.
@@ -21,7 +22,7 @@ private func jsonLines(_ result: RunResult) throws -> [[String: Any]] {
     }
 }
 
-@Suite("validate and extensions: the real binary")
+@Suite("validate and extensions: the real binary", .tags(.endToEnd))
 struct ValidateTests {
     @Test("The bundled samples are all valid")
     func samples() async throws {

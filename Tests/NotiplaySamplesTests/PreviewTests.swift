@@ -158,142 +158,166 @@ struct LevelEnvelopeTests {
     }
 }
 
-@MainActor
-@Suite("Preview: the .overlay button over a level meter drawn from the audio, on real libmpv")
-struct PreviewTests {
-    @Test("Presents with a dim ▶ over the meter, the whole clip's loudness and its duration")
-    func presents() async throws {
-        try await SampleCard.run("Preview") { card in
-            let controller = try #require(try await card.present("preview.apns") as? PreviewViewController)
-            #expect(card.events("didReceive").first?.string("extension") == "Preview")
-            #expect(card.session.buttonType == .overlay && card.session.buttonState == .play)
-            #expect(controller.envelope?.levels.count == 60)
-            let rows = card.text.split(separator: "\n").map(String.init)
-            // The strip: loud beeps and silent gaps, quiet first.
-            #expect(rows[1].contains("▁") && rows[1].contains("▇"), "\(card.text)")
-            // The ▶ is in the middle of the 40-column frame, on its middle row.
-            let meter = Array(rows[2])
-            #expect(meter[2 + 19] == "▶", "\(card.text)")
-            #expect(rows[2].hasSuffix("level – │"), "\(card.text)")
-            #expect(card.text.contains("0:00 / 0:03  ringtone.wav") && card.text.contains("Press space (or tap) to preview."))
-            #expect(card.text.contains("1 Use as ringtone  2 More sounds"))
-        }
-    }
-
-    @Test("Play hides the button; a touch on the content pauses (mediaPause, reported back); ▶ plays on; the end reports paused")
-    func overlayAndTouch() async throws {
-        try await SampleCard.run("Preview", output: .realTime) { card in
-            try await card.present("preview.apns")
-            var mark = card.mark
-            card.session.handle(.media)
-            #expect(card.session.buttonState == .hidden)
-            try await card.playback("started", since: mark)
-            try await card.wait(for: "mediaPlayingStarted", since: mark) { $0.name == "mediaPlayingStarted" }
-            // While playing: no ▶, and the meter shows the level where the audio is.
-            try await card.waitForText("a level in dB") { $0.contains(" dB │") }
-            #expect(!card.text.contains("▶") && card.text.contains("Playing — tap to pause."), "\(card.text)")
-
-            mark = card.mark
-            card.session.handle(.tapContent)
-            try await card.playback("paused", since: mark)
-            try await card.wait(for: "mediaPlayingPaused", since: mark) { $0.name == "mediaPlayingPaused" }
-            #expect(card.names(since: mark).prefix(2) == ["mediaPause", "buttonState"])
-            #expect(card.events("buttonState", since: mark).map { $0.string("state") } == ["play"])
-            try await card.waitForText("Paused.") { $0.contains("Paused.") }
-            #expect(card.text.contains("▶"), "\(card.text)")
-
-            // A touch while paused does nothing (the overlay's ▶ is the way to play).
-            mark = card.mark
-            card.session.handle(.tapContent)
-            #expect(card.names(since: mark).isEmpty)
-
-            card.session.handle(.media)
-            try await card.playback("started", since: mark)
-            try await card.playback("ended", since: mark)
-            try await card.wait(for: "button ▶", since: mark) { $0.name == "buttonState" && $0.string("state") == "play" }
-            let names = card.names(since: mark)
-            #expect(names.suffix(3) == ["playback", "mediaPlayingPaused", "buttonState"], "\(names)")
-            try await card.waitForText("the end") { $0.contains("Played to the end.") && $0.contains("0:03 / 0:03") }
-        }
-    }
-
-    @Test("All of the preview is heard when it plays through")
-    func heard() async throws {
-        let heard = try await SampleCard.run("Preview", output: .capture) { card in
-            try await card.present("preview.apns")
-            let mark = card.mark
-            card.session.handle(.media)
-            try await card.playback("ended", since: mark)
-        }
-        let wav = try #require(heard)
-        #expect(abs(wav.seconds - 3) < 0.03, "heard \(wav.seconds) s")
-    }
-
-    @Test("use keeps the card and says so; another action goes to the app and stops the sound")
-    func actions() async throws {
-        try await SampleCard.run("Preview", output: .realTime) { card in
-            try await card.present("preview.apns")
-            var mark = card.mark
-            card.session.handle(.action(1))
-            #expect(try await card.response(to: "use", since: mark).string("option") == "doNotDismiss")
-            #expect(card.text.contains("Chosen as your ringtone."), "\(card.text)")
-            card.session.handle(.media)
-            try await card.playback("started", since: mark)
-            mark = card.mark
-            card.session.handle(.action(2))
-            #expect(try await card.response(to: "open", since: mark).string("option") == "dismissAndForwardAction")
-            #expect(card.names(since: mark).contains("forwarded") && card.session.isDismissed)
-            // The closed card's sound is stopped: libmpv holds no file any more.
-            let deadline = ContinuousClock.now + .seconds(5)
-            while await card.engine.position() != nil, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(20))
+extension RealEngine {
+    @MainActor
+    @Suite("Preview: the .overlay button over a level meter drawn from the audio, on real libmpv")
+    struct PreviewTests {
+        @Test("Presents with a dim ▶ over the meter, the whole clip's loudness and its duration")
+        func presents() async throws {
+            try await SampleCard.run("Preview") { card in
+                let controller = try #require(try await card.present("preview.apns") as? PreviewViewController)
+                #expect(card.events("didReceive").first?.string("extension") == "Preview")
+                #expect(card.session.buttonType == .overlay && card.session.buttonState == .play)
+                #expect(controller.envelope?.levels.count == 60)
+                let rows = card.text.split(separator: "\n").map(String.init)
+                // The strip: loud beeps and silent gaps, quiet first.
+                #expect(rows[1].contains("▁") && rows[1].contains("▇"), "\(card.text)")
+                // The ▶ is in the middle of the 40-column frame, on its middle row.
+                let meter = Array(rows[2])
+                #expect(meter[2 + 19] == "▶", "\(card.text)")
+                #expect(rows[2].hasSuffix("level – │"), "\(card.text)")
+                #expect(card.text.contains("0:00 / 0:03  ringtone.wav") && card.text.contains("Press space (or tap) to preview."))
+                #expect(card.text.contains("1 Use as ringtone  2 More sounds"))
             }
-            #expect(await card.engine.position() == nil)
         }
-    }
 
-    @Test("Not a WAV: it plays without a meter and says why; no sound at all: a clear line and no button")
-    func withoutMeter() async throws {
-        try await SampleCard.run("Preview") { card in
-            let controller = try #require(try await card.present("preview-ogg.apns") as? PreviewViewController)
-            #expect(controller.envelope == nil)
-            #expect(card.flatText.contains("No level meter"), "\(card.text)")
-            #expect(card.flatText.contains("The meter needs WAV samples: not a WAV file (vorbis)."), "\(card.text)")
-            let mark = card.mark
-            card.session.handle(.media)
-            try await card.playback("ended", since: mark)
-            try await card.wait(for: "mediaPlayingPaused", since: mark) { $0.name == "mediaPlayingPaused" }
-
-            var content = UNMutableNotificationContent()
-            content.title = "No sound"
-            content.categoryIdentifier = "preview"
-            try card.present(content)
-            #expect(card.session.buttonState == .none)
-            #expect(card.text.contains("No sound attached to preview."), "\(card.text)")
-        }
-    }
-
-    @Test("A damaged WAV: no meter and why; libmpv's failure is reported as paused, ▶ again")
-    func damagedWAV() async throws {
-        var bytes = MadeWAV.bytes(frames: 800) { frame, _ in sin(Double(frame)) * 0.3 }
-        bytes[20] = 0x55  // format tag: not PCM
-        bytes[21] = 0x00
-        let path = try MadeWAV.write(bytes, name: "damaged.wav")
-        defer { try? FileManager.default.removeItem(at: URL(fileURLWithPath: path).deletingLastPathComponent()) }
-        try await SampleCard.run("Preview") { card in
-            var content = UNMutableNotificationContent()
-            content.categoryIdentifier = "preview"
-            content.attachments = [try AttachmentValidator().validate(path)]
-            try card.present(content)
-            #expect(card.flatText.contains("No level meter"), "\(card.text)")
-            #expect(card.flatText.contains("The meter needs WAV samples: its samples are in format 85 with 16 bits, which is not PCM."), "\(card.text)")
-            let mark = card.mark
-            card.session.handle(.media)
-            try await card.wait(for: "the end of the attempt", since: mark) { line in
-                line.name == "playback" && ["error", "ended"].contains(line.string("state") ?? "")
+        @Test("All of the preview is heard when it plays through")
+        func heard() async throws {
+            let heard = try await SampleCard.run("Preview", output: .capture) { card in
+                try await card.present("preview.apns")
+                let mark = card.mark
+                card.session.handle(.media)
+                try await card.playback("ended", since: mark)
             }
-            try await card.wait(for: "mediaPlayingPaused", since: mark) { $0.name == "mediaPlayingPaused" }
-            #expect(card.session.buttonState == .play)
+            let wav = try #require(heard)
+            #expect(abs(wav.seconds - 3) < 0.03, "heard \(wav.seconds) s")
+        }
+
+        @Test("use keeps the card and says so; another action goes to the app and stops the sound")
+        func actions() async throws {
+            // A minute of sound: it still plays when the action comes, however busy the machine.
+            let path = try MadeWAV.write(
+                MadeWAV.bytes(frames: 60 * 8_000) { frame, _ in 0.3 * sin(Double(frame) * 0.35) }, name: "minute.wav")
+            defer { try? FileManager.default.removeItem(at: URL(fileURLWithPath: path).deletingLastPathComponent()) }
+            try await SampleCard.run("Preview", output: .realTime) { card in
+                var content = UNMutableNotificationContent()
+                content.categoryIdentifier = "preview"
+                content.attachments = [try AttachmentValidator().validate(path)]
+                try card.present(content)
+                var mark = card.mark
+                card.session.handle(.action(1))
+                #expect(try await card.response(to: "use", since: mark).string("option") == "doNotDismiss")
+                #expect(card.text.contains("Chosen as your ringtone."), "\(card.text)")
+                let engineEvents = card.engine.events()
+                card.session.handle(.media)
+                try await card.playback("started", since: mark)
+                mark = card.mark
+                card.session.handle(.action(2))
+                #expect(try await card.response(to: "open", since: mark).string("option") == "dismissAndForwardAction")
+                #expect(card.names(since: mark).contains("forwarded") && card.session.isDismissed)
+                // The closed card's sound is stopped: libmpv says so, and holds no file any more.
+                let stopped = try await withTimeout(30) {
+                    for await event in engineEvents {
+                        if case .ended(let reason) = event.kind { return reason == .stopped }
+                    }
+                    return false
+                }
+                #expect(stopped, "the sound was not stopped")
+                #expect(await card.engine.position() == nil)
+            }
+        }
+
+        @Test("Not a WAV: it plays without a meter and says why; no sound at all: a clear line and no button")
+        func withoutMeter() async throws {
+            try await SampleCard.run("Preview") { card in
+                let controller = try #require(try await card.present("preview-ogg.apns") as? PreviewViewController)
+                #expect(controller.envelope == nil)
+                #expect(card.flatText.contains("No level meter"), "\(card.text)")
+                #expect(card.flatText.contains("The meter needs WAV samples: not a WAV file (vorbis)."), "\(card.text)")
+                let mark = card.mark
+                card.session.handle(.media)
+                try await card.playback("ended", since: mark)
+                try await card.wait(for: "mediaPlayingPaused", since: mark) { $0.name == "mediaPlayingPaused" }
+
+                var content = UNMutableNotificationContent()
+                content.title = "No sound"
+                content.categoryIdentifier = "preview"
+                try card.present(content)
+                #expect(card.session.buttonState == .none)
+                #expect(card.text.contains("No sound attached to preview."), "\(card.text)")
+            }
+        }
+
+        @Test("A damaged WAV: no meter and why; libmpv's failure is reported as paused, ▶ again")
+        func damagedWAV() async throws {
+            var bytes = MadeWAV.bytes(frames: 800) { frame, _ in sin(Double(frame)) * 0.3 }
+            bytes[20] = 0x55  // format tag: not PCM
+            bytes[21] = 0x00
+            let path = try MadeWAV.write(bytes, name: "damaged.wav")
+            defer { try? FileManager.default.removeItem(at: URL(fileURLWithPath: path).deletingLastPathComponent()) }
+            try await SampleCard.run("Preview") { card in
+                var content = UNMutableNotificationContent()
+                content.categoryIdentifier = "preview"
+                content.attachments = [try AttachmentValidator().validate(path)]
+                try card.present(content)
+                #expect(card.flatText.contains("No level meter"), "\(card.text)")
+                #expect(card.flatText.contains("The meter needs WAV samples: its samples are in format 85 with 16 bits, which is not PCM."), "\(card.text)")
+                let mark = card.mark
+                card.session.handle(.media)
+                try await card.wait(for: "the end of the attempt", since: mark) { line in
+                    line.name == "playback" && ["error", "ended"].contains(line.string("state") ?? "")
+                }
+                try await card.wait(for: "mediaPlayingPaused", since: mark) { $0.name == "mediaPlayingPaused" }
+                #expect(card.session.buttonState == .play)
+            }
+        }
+    }
+}
+
+extension RealTime {
+    /// The ringtone preview's overlay, touched while it plays in real time.
+    @MainActor
+    @Suite("Preview: a touch while it plays in real time", .tags(.realEngine))
+    struct PreviewTouchTimeTests {
+        /// The touch must land while the 3 s ringtone plays: it comes once the meter shows a
+        /// level, well within a second of the start on a 2-core machine with two busy loops beside
+        /// it. What it catches: a touch that does not pause (no `paused` event, the end first),
+        /// the overlay's ▶ not hidden while playing or not back when paused and at the end.
+        @Test("Play hides the button; a touch on the content pauses (mediaPause, reported back); ▶ plays on; the end reports paused")
+        func overlayAndTouch() async throws {
+            try await SampleCard.run("Preview", output: .realTime) { card in
+                try await card.present("preview.apns")
+                var mark = card.mark
+                card.session.handle(.media)
+                #expect(card.session.buttonState == .hidden)
+                try await card.playback("started", since: mark)
+                try await card.wait(for: "mediaPlayingStarted", since: mark) { $0.name == "mediaPlayingStarted" }
+                // While playing: no ▶, and the meter shows the level where the audio is.
+                try await card.waitForText("a level in dB") { $0.contains(" dB │") }
+                #expect(!card.text.contains("▶") && card.text.contains("Playing — tap to pause."), "\(card.text)")
+
+                mark = card.mark
+                card.session.handle(.tapContent)
+                try await card.playback("paused", since: mark)
+                try await card.wait(for: "mediaPlayingPaused", since: mark) { $0.name == "mediaPlayingPaused" }
+                #expect(card.names(since: mark).prefix(2) == ["mediaPause", "buttonState"])
+                #expect(card.events("buttonState", since: mark).map { $0.string("state") } == ["play"])
+                try await card.waitForText("Paused.") { $0.contains("Paused.") }
+                #expect(card.text.contains("▶"), "\(card.text)")
+
+                // A touch while paused does nothing (the overlay's ▶ is the way to play).
+                mark = card.mark
+                card.session.handle(.tapContent)
+                #expect(card.names(since: mark).isEmpty)
+
+                card.session.handle(.media)
+                try await card.playback("started", since: mark)
+                try await card.playback("ended", since: mark)
+                try await card.wait(for: "button ▶", since: mark) { $0.name == "buttonState" && $0.string("state") == "play" }
+                let names = card.names(since: mark)
+                #expect(names.suffix(3) == ["playback", "mediaPlayingPaused", "buttonState"], "\(names)")
+                try await card.waitForText("the end") { $0.contains("Played to the end.") && $0.contains("0:03 / 0:03") }
+            }
         }
     }
 }

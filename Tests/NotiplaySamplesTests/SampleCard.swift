@@ -92,6 +92,7 @@ final class SampleCard {
         await SampleEngines.slots.acquire()
         defer { SampleEngines.slots.release() }
         let card = try SampleCard(name, output: output, storeFolder: storeFolder, responseTimeLimit: responseTimeLimit)
+        card.session.onChange = { [weak card] in card?.cardChanged() }
         var failure: (any Error)?
         do { try await body(card) } catch { failure = error }
         await card.session.settle()
@@ -168,7 +169,7 @@ final class SampleCard {
     /// The first event since `mark` that matches, waiting for it if it has not come.
     @discardableResult
     func wait(
-        for what: String, since mark: Int, timeout: Duration = .seconds(15),
+        for what: String, since mark: Int, timeout: Duration = .seconds(30),
         where matches: @escaping @MainActor (EventLine) -> Bool
     ) async throws -> EventLine {
         if let line = session.log.events[mark...].first(where: matches) { return line }
@@ -190,14 +191,43 @@ final class SampleCard {
         try await wait(for: "response to \(action)", since: mark) { $0.name == "response" && $0.string("identifier") == action }
     }
 
-    /// Waits until the card's text satisfies `condition` (the view changes on position updates).
-    func waitForText(_ what: String, timeout: Duration = .seconds(10), _ condition: (String) -> Bool) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while !condition(text) {
-            guard ContinuousClock.now < deadline else {
-                throw EventMissing(what: "card text: \(what)\n\(text)", seen: session.log.events.map(\.json))
-            }
-            try await Task.sleep(for: .milliseconds(20))
+    /// Waits until the card's text satisfies `condition`: checked now and each time the session
+    /// says the card changed (the view changes on position updates). The limit is a hang guard.
+    func waitForText(
+        _ what: String, timeout: Duration = .seconds(30), _ condition: @escaping @MainActor (String) -> Bool
+    ) async throws {
+        if condition(text) { return }
+        let id = nextTextWaiter
+        nextTextWaiter += 1
+        let guardTask = Task { @MainActor [weak self] in
+            try? await Task.sleep(for: timeout)
+            guard !Task.isCancelled, let self, let waiter = self.textWaiters.removeValue(forKey: id) else { return }
+            waiter.continuation.resume(returning: false)
+        }
+        let shown = await withCheckedContinuation { continuation in
+            textWaiters[id] = TextWaiter(condition: condition, continuation: continuation)
+        }
+        guardTask.cancel()
+        guard shown else {
+            throw EventMissing(what: "card text: \(what)\n\(text)", seen: session.log.events.map(\.json))
+        }
+    }
+
+    private struct TextWaiter {
+        let condition: @MainActor (String) -> Bool
+        let continuation: CheckedContinuation<Bool, Never>
+    }
+
+    private var textWaiters: [Int: TextWaiter] = [:]
+    private var nextTextWaiter = 0
+
+    /// The session's `onChange`: wakes the text waiters whose condition now holds.
+    private func cardChanged() {
+        guard !textWaiters.isEmpty else { return }
+        let now = text
+        for (id, waiter) in textWaiters where waiter.condition(now) {
+            textWaiters[id] = nil
+            waiter.continuation.resume(returning: true)
         }
     }
 }

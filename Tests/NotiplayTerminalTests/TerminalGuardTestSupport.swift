@@ -81,8 +81,8 @@ final class PseudoTerminal {
     }
 
     /// Reads what the program wrote until `done` holds for everything read so far, or
-    /// `timeout` seconds pass (then returns what came).
-    func read(timeout: Double = 5, until done: ([UInt8]) -> Bool) -> [UInt8] {
+    /// `timeout` seconds pass (then returns what came). The limit is a hang guard.
+    func read(timeout: Double = 30, until done: ([UInt8]) -> Bool) -> [UInt8] {
         var collected: [UInt8] = []
         let deadline = ContinuousClock.now.advanced(by: .milliseconds(Int(timeout * 1000)))
         var buffer = [UInt8](repeating: 0, count: 4096)
@@ -102,7 +102,7 @@ final class PseudoTerminal {
     }
 
     /// Reads until `marker` has been read; what came before it is returned (as text).
-    func read(through marker: String, timeout: Double = 5) -> String {
+    func read(through marker: String, timeout: Double = 30) -> String {
         let bytes = read(timeout: timeout) { String(decoding: $0, as: UTF8.self).contains(marker) }
         return String(decoding: bytes, as: UTF8.self)
     }
@@ -166,7 +166,7 @@ final class EventCollector: Sendable {
     }
 
     /// The next event, or `nil` once the stream has ended.
-    func next(within seconds: Double = 5) async throws -> TerminalEvent? {
+    func next(within seconds: Double = 30) async throws -> TerminalEvent? {
         try await withCheckedThrowingContinuation { continuation in
             let result = state.withLock { state -> Result<TerminalEvent?, any Error>? in
                 if !state.events.isEmpty { return .success(state.events.removeFirst()) }

@@ -34,8 +34,10 @@ public final class BalanceViewController: TerminalViewController, UNNotification
     /// The largest balance shown, in hundredths (a billion).
     nonisolated static let limit: Int64 = 1_000_000_000_00
 
-    /// How long the simulated provider takes to top up; tests shorten it.
-    static var topUpDelay = Duration.milliseconds(400)
+    /// How long the simulated provider takes to top up.
+    static let topUpDelay = Duration.milliseconds(400)
+    /// The clock the simulated provider takes its time on; tests move a manual one by hand.
+    static var topUpClock: any Clock<Duration> & Sendable = ContinuousClock()
 
     private enum Status: Equatable {
         case idle
@@ -100,7 +102,7 @@ public final class BalanceViewController: TerminalViewController, UNNotification
             redraw()
         }
         do {
-            try await Task.sleep(for: Self.topUpDelay)
+            try await Self.topUpClock.sleep(for: Self.topUpDelay)
         } catch {
             status = .failed("cancelled")
             return
