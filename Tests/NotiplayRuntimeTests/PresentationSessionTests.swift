@@ -275,6 +275,7 @@ struct PresentationSessionTests {
         #expect(s.awaitsResponse && !s.isDismissed)
         await clock.waitForSleepers(1)
         clock.advance(by: .milliseconds(99))
+        #expect(clock.sleepers == 1, "the limit is not due before 100 ms")
         await s.settle()
         #expect(s.awaitsResponse && !s.isDismissed && s.log.events(named: "response").isEmpty, "no answer before the limit")
         clock.advance(by: .milliseconds(1))

@@ -240,11 +240,13 @@ struct ServiceExtensionStageTests {
         let (run, log) = try start("Test.SilentService", clock: clock)
         await clock.waitForSleepers(1)
         clock.advance(by: .milliseconds(199))
+        #expect(clock.sleepers == 1, "the limit is not due before 200 ms")
         #expect(ServiceScript.calls == ["didReceive"], "not told before its time is up")
         clock.advance(by: .milliseconds(1))
         await clock.waitForSleepers(1)  // the grace
         #expect(ServiceScript.calls == ["didReceive", "willExpire"])
         clock.advance(by: .milliseconds(99))
+        #expect(clock.sleepers == 1, "the grace is not over before 100 ms")
         #expect(log.events(named: "service").isEmpty, "still waiting within the grace")
         clock.advance(by: .milliseconds(1))
         let result = await run.value
