@@ -75,7 +75,9 @@ struct PacedCaptureReaderTests {
         capture.setMode(.playing)
         let gate = CaptureWriter.Gate()
         let writer = Writer(fifo: capture.fifoPath, parts: [.bytes(part), .gate(gate), .bytes(part)])
-        // 0.3 s of audio in 0.3 s: all of it heard, then the pipe runs dry.
+        // 0.3 s of audio in 0.3 s: all of it heard, then the pipe runs dry. (Moved only once the
+        // reader waits for the clock: time while it waits for data is a gap, and earns nothing.)
+        await clock.caughtUp()
         clock.advance(by: 0.3)
         await gate.reached()
         await clock.settle()
@@ -120,6 +122,7 @@ struct PacedCaptureReaderTests {
         #expect(capture.isDrained)
         capture.setMode(.playing)
         let after = Writer(fifo: capture.fifoPath, parts: [.bytes(Self.bytesPerSecond / 10)])
+        await clock.caughtUp()
         clock.advance(by: 0.2)
         await after.finished()
         await clock.settle()

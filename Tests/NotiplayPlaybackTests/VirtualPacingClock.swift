@@ -91,10 +91,19 @@ final class VirtualPacingClock: PacingClock, @unchecked Sendable {
         await turnTaken()
     }
 
-    /// Advances by `seconds`, then waits until the reader has caught up.
+    /// Waits until the reader waits for the clock (so that the time to come is not a gap in the
+    /// audio, which earns no credit), advances by `seconds`, then waits until it has caught up.
     func play(_ seconds: Double) async {
+        await caughtUp()
         advance(by: seconds)
         await caughtUp()
+    }
+
+    /// Lets the audio play out: once the reader waits for the clock, moves it on by an hour, so
+    /// that the reader reads whatever comes as soon as it comes.
+    func playOut() async {
+        await caughtUp()
+        advance(by: 3_600)
     }
 
     private func watch(onClockOnly: Bool) async {
