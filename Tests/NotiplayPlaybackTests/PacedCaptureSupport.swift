@@ -59,7 +59,7 @@ enum PacedMedia {
         var events = EventCursor(engine)
         let item = try await engine.load(try file(name), options: PlaybackOptions())
         try await events.next { $0.item == item && $0.kind.isStarted }
-        await clock.playOut()
+        try await clock.playOut()
         let reason = try await events.end(of: item)
         await engine.shutdown()
         #expect(reason == .endOfFile)

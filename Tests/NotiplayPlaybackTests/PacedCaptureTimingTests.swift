@@ -20,9 +20,10 @@ extension RealTime {
         /// machine answers within tens of milliseconds.
         let quick: Duration = .milliseconds(750)
 
-        /// Bugs caught: an unpaced capture (a 1 s file ends in about 20 ms; the lower bound), an
-        /// end heard late (`ended` left to the 3 s fallback instead of the capture running dry;
-        /// the upper bound), a capture ahead of real time, and no positions while playing.
+        /// Bugs caught: an unpaced capture (a 1 s file ends in about 40 ms; the lower bound, and
+        /// no positions while playing), and, by the upper bound, a capture at less than 40 % of
+        /// real time or an `ended` announced a second and a half after the last sound. (A loaded
+        /// machine delays the end by milliseconds: the reader catches up on its own.)
         @Test func aFileIsHeardInRealTime() async throws {
             let engine = try MPVEngine(output: .pacedCapture(path: try Media.scratchWAV()))
             var events = EventCursor(engine)
@@ -40,9 +41,10 @@ extension RealTime {
         }
 
         /// Bugs caught: a pause that does not hold time (the whole shorter than the file plus the
-        /// pause), a capture ahead of real time, a resume that replays or skips (the rest not as
-        /// long as what was left), an end heard late (the 3 s fallback; the upper bounds, 1 s
-        /// over, which a loaded machine does not reach: the capture catches up on its own).
+        /// pause), a capture ahead of real time, a resume that skips (no seek back to where the
+        /// listener stopped: the rest ends early), and, by the upper bounds, a second or more lost
+        /// (a resume that replays, an end announced late), which a loaded machine does not reach:
+        /// the capture catches up on its own.
         @Test func aPausedFileTakesItsLengthPlusThePause() async throws {
             let engine = try MPVEngine(output: .pacedCapture(path: try Media.scratchWAV()))
             var events = EventCursor(engine)
@@ -113,8 +115,8 @@ extension RealTime {
             #expect(try await events.end(of: item) == .stopped)
         }
 
-        /// Bugs caught: an unpaced capture (4 s of audio in well under a second), a gap between
-        /// files (each `ended` left to the 3 s fallback: 13 s).
+        /// Bugs caught: an unpaced capture (4 s of audio in well under a second), and two seconds
+        /// or more lost between or within the files (the upper bound).
         @Test func filesInARowTakeTheirLength() async throws {
             let engine = try MPVEngine(output: .pacedCapture(path: try Media.scratchWAV()))
             let begin = clock.now

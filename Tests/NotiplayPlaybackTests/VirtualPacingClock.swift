@@ -13,15 +13,27 @@ import Synchronization
 /// waits for anything), so that what it heard is exact, however slow the machine.
 final class VirtualPacingClock: PacingClock, @unchecked Sendable {
     private struct Watcher {
+        var id: Int
         var onClockOnly: Bool
-        var continuation: CheckedContinuation<Void, Never>
+        /// Resumed with `true` when the reader waits as watched for, `false` at the hang guard.
+        var continuation: CheckedContinuation<Bool, Never>
     }
+
+    /// The reader did not come to wait within the hang guard.
+    struct ReaderDidNotWait: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// How long a test waits for the reader before failing: a hang guard, not a verdict (a
+    /// reader that paces itself waits for the clock within microseconds of its turn).
+    static let hangGuard: Duration = .seconds(20)
 
     private struct State {
         var now: Int64 = 0
         /// The reader waits, having begun its turn at `now`; `onClock`: with a deadline, not for data.
         var waiting: (began: Int64, onClock: Bool)?
         var watchers: [Watcher] = []
+        var nextWatcher = 0
     }
 
     private let state = Mutex(State())
@@ -55,7 +67,7 @@ final class VirtualPacingClock: PacingClock, @unchecked Sendable {
             return Self.takeSatisfied(&s)
         }
         guard let ready else { return }
-        for watcher in ready { watcher.continuation.resume() }
+        for watcher in ready { watcher.continuation.resume(returning: true) }
         var all = fds + [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
         _ = poll(&all, nfds_t(all.count), -1)
         state.withLock { $0.waiting = nil }
@@ -78,43 +90,68 @@ final class VirtualPacingClock: PacingClock, @unchecked Sendable {
     /// Returns once the reader, at the clock's present time, has read all it is allowed and waits
     /// for the clock. (While the pipe is dry it waits for data instead: this waits on until the
     /// writer has written enough.)
-    func caughtUp() async { await watch(onClockOnly: true) }
+    func caughtUp() async throws {
+        guard await watch(onClockOnly: true) else {
+            throw ReaderDidNotWait(description: "at \(seconds) s the reader never came to wait for the clock: it reads without pacing, or waits for data that does not come")
+        }
+    }
 
     /// Returns once the reader has taken a turn at the clock's present time and waits, for the
     /// clock or for data.
-    func turnTaken() async { await watch(onClockOnly: false) }
+    func turnTaken() async throws {
+        guard await watch(onClockOnly: false) else {
+            throw ReaderDidNotWait(description: "at \(seconds) s the reader took no turn")
+        }
+    }
 
     /// Moves the clock on by a nanosecond (less than a byte of audio) and waits for the reader's
     /// turn: it has then read whatever was in the pipe, as far as the clock allows.
-    func settle() async {
+    func settle() async throws {
         advance(by: 1e-9)
-        await turnTaken()
+        try await turnTaken()
     }
 
     /// Waits until the reader waits for the clock (so that the time to come is not a gap in the
     /// audio, which earns no credit), advances by `seconds`, then waits until it has caught up.
-    func play(_ seconds: Double) async {
-        await caughtUp()
+    func play(_ seconds: Double) async throws {
+        try await caughtUp()
         advance(by: seconds)
-        await caughtUp()
+        try await caughtUp()
     }
 
     /// Lets the audio play out: once the reader waits for the clock, moves it on by an hour, so
     /// that the reader reads whatever comes as soon as it comes.
-    func playOut() async {
-        await caughtUp()
+    func playOut() async throws {
+        try await caughtUp()
         advance(by: 3_600)
     }
 
-    private func watch(onClockOnly: Bool) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+    private func watch(onClockOnly: Bool) async -> Bool {
+        let id = state.withLock { s in
+            defer { s.nextWatcher += 1 }
+            return s.nextWatcher
+        }
+        let guardTask = Task { [weak self] in
+            try await Task.sleep(for: Self.hangGuard)
+            self?.expire(id)
+        }
+        defer { guardTask.cancel() }
+        return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             let now: Bool = state.withLock { s in
                 if Self.satisfies(s, onClockOnly: onClockOnly) { return true }
-                s.watchers.append(Watcher(onClockOnly: onClockOnly, continuation: continuation))
+                s.watchers.append(Watcher(id: id, onClockOnly: onClockOnly, continuation: continuation))
                 return false
             }
-            if now { continuation.resume() }
+            if now { continuation.resume(returning: true) }
         }
+    }
+
+    private func expire(_ id: Int) {
+        let watcher: Watcher? = state.withLock { s in
+            guard let index = s.watchers.firstIndex(where: { $0.id == id }) else { return nil }
+            return s.watchers.remove(at: index)
+        }
+        watcher?.continuation.resume(returning: false)
     }
 
     private static func satisfies(_ s: State, onClockOnly: Bool) -> Bool {
