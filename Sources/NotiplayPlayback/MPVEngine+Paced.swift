@@ -91,10 +91,13 @@ extension MPVEngine {
             // Waiting for a restart: that restart plays.
             guard state.restarted else { return }
             if state.aligned {
+                // Where the listener stopped, read before the capture plays on: once it plays,
+                // its reader may at once read a block ahead, which is not where audio resumed.
+                let position = pacedPosition(capture) ?? state.restartPosition
                 resumePacedAudio(capture)
                 state.playing = true
                 state.positionSent = ContinuousClock.now
-                emit(.started(position: pacedPosition(capture) ?? state.restartPosition), item: item)
+                emit(.started(position: position), item: item)
             } else {
                 // Back to where the listener stopped; its restart sends `started`.
                 try sendSeek(state.resumePosition)

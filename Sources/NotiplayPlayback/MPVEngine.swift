@@ -102,16 +102,23 @@ public final class MPVEngine: PlaybackEngine, @unchecked Sendable {
     ///   - positionInterval: The least time between two `position` events while audio plays
     ///     (default 250 ms).
     /// - Throws: ``PlaybackFailure`` if libmpv cannot be created or refuses an option.
-    public init(
+    public convenience init(
         output: AudioOutput, logger: Logger = Logger(label: "notiplay.playback"),
         positionInterval: Duration = .milliseconds(250)
     ) throws {
+        try self.init(output: output, logger: logger, positionInterval: positionInterval, pacingClock: MonotonicPacingClock())
+    }
+
+    /// A player whose ``AudioOutput/pacedCapture(path:)`` paces itself by `pacingClock` (tests
+    /// give it a clock that moves only when they move it).
+    init(output: AudioOutput, logger: Logger, positionInterval: Duration, pacingClock: any PacingClock) throws {
         self.output = output
         self.positionInterval = positionInterval
         self.logger = logger
         if case .pacedCapture(let path) = output {
             capture = try PacedCapture(
-                path: path, sampleRate: AudioOutput.pacedCaptureSampleRate, channels: AudioOutput.pacedCaptureChannels)
+                path: path, sampleRate: AudioOutput.pacedCaptureSampleRate, channels: AudioOutput.pacedCaptureChannels,
+                clock: pacingClock)
         } else {
             capture = nil
         }

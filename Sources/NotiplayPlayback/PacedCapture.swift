@@ -47,6 +47,7 @@ final class PacedCapture: @unchecked Sendable {
     private let wakeReadFD: Int32
     private let wakeWriteFD: Int32
     private let shared: Mutex<Shared>
+    private let clock: any PacingClock
     private let played = Atomic<Int64>(0)
     private let threadState = Mutex<ThreadState>(ThreadState())
 
@@ -59,7 +60,7 @@ final class PacedCapture: @unchecked Sendable {
         var mode: Mode = .muted
         /// The first bytes of a frame whose rest is still to come (fewer than `frameBytes`).
         var carry: [UInt8] = []
-        /// The pacing clock: `anchorPlayed` bytes had been played at `anchor` (monotonic ns).
+        /// The pacing: `anchorPlayed` bytes had been played at `anchor` (the clock's ns).
         var anchor: Int64 = 0
         var anchorPlayed: Int64 = 0
         var stopping = false
@@ -70,11 +71,14 @@ final class PacedCapture: @unchecked Sendable {
     }
 
     /// Opens (creates or truncates) the WAV file at `path`, makes the pipe in a new private
-    /// temporary folder and starts the reader thread, muted.
+    /// temporary folder and starts the reader thread, muted. The reader paces itself by `clock`.
     /// - Throws: ``PlaybackFailure`` (``PlaybackFailure/captureFailed``) if the file cannot be
     ///   written, or the folder, the pipe or the thread cannot be made.
-    init(path: String, sampleRate: Int, channels: Int) throws(PlaybackFailure) {
+    init(
+        path: String, sampleRate: Int, channels: Int, clock: any PacingClock = MonotonicPacingClock()
+    ) throws(PlaybackFailure) {
         self.path = path
+        self.clock = clock
         self.sampleRate = sampleRate
         self.channels = channels
         frameBytes = 2 * channels
@@ -159,7 +163,7 @@ final class PacedCapture: @unchecked Sendable {
         shared.withLock { s in
             guard s.mode != mode else { return }
             if mode == .playing {
-                s.anchor = monotonicNanoseconds()
+                s.anchor = clock.now()
                 s.anchorPlayed = played.load(ordering: .relaxed)
             }
             s.mode = mode
@@ -242,6 +246,7 @@ final class PacedCapture: @unchecked Sendable {
         var dryAt: Int64?
         var lastNotify: Int64 = 0
         while true {
+            let now = clock.now()
             var toWrite = 0
             var stop = false
             var ranOut = false
@@ -259,7 +264,6 @@ final class PacedCapture: @unchecked Sendable {
                     dropAvailable(&s, limit: Self.mutedTurnLimit)
                     return Wait(data: true)
                 }
-                let now = monotonicNanoseconds()
                 if let since = dryAt {
                     guard s.carry.count + Self.pending(pipeFD) >= frameBytes else { return Wait(data: true) }
                     s.anchor += now - since
@@ -293,13 +297,12 @@ final class PacedCapture: @unchecked Sendable {
             if toWrite > 0 { writeToFile(UnsafeRawBufferPointer(rebasing: scratch[0..<toWrite])) }
             if stop { break }
             if let notify {
-                let now = monotonicNanoseconds()
                 if ranOut || (toWrite > 0 && now - lastNotify >= notifyInterval) {
                     lastNotify = now
                     notify()
                 }
             }
-            sleep(until: wait)
+            sleep(until: wait, turnBegan: now)
         }
     }
 
@@ -338,11 +341,10 @@ final class PacedCapture: @unchecked Sendable {
         shared.withLock { $0.written += Int64(whole) }
     }
 
-    private func sleep(until wait: Wait) {
+    private func sleep(until wait: Wait, turnBegan: Int64) {
         var fds = [pollfd(fd: wakeReadFD, events: Int16(POLLIN), revents: 0)]
         if wait.data { fds.append(pollfd(fd: pipeFD, events: Int16(POLLIN), revents: 0)) }
-        let timeout = wait.nanoseconds.map { Int32(min(1_000, max(1, ($0 + 999_999) / 1_000_000))) } ?? -1
-        _ = poll(&fds, nfds_t(fds.count), timeout)
+        clock.wait(&fds, until: wait.nanoseconds.map { turnBegan + $0 }, turnBegan: turnBegan)
         if fds[0].revents != 0 {
             var buffer = (UInt64(0), UInt64(0))
             _ = withUnsafeMutableBytes(of: &buffer) { read(wakeReadFD, $0.baseAddress, $0.count) }
@@ -392,13 +394,6 @@ final class PacedCapture: @unchecked Sendable {
         tag("data"); u32(data)
         return bytes
     }
-}
-
-/// The monotonic clock, in nanoseconds.
-func monotonicNanoseconds() -> Int64 {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
 }
 
 private func runPacedCaptureReader(_ context: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
