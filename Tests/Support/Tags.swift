@@ -5,7 +5,7 @@ import Testing
 // Swift Testing's `--filter` and `--skip` match test IDs, not tags, so each test module puts its
 // suites of a kind inside a namespace of the kind's name (`enum RealEngine`, `enum RealTime`,
 // declared once per module with the tag as a trait). A test's ID then says its kind:
-// `NotiplayPlaybackTests.RealTime/PacedCaptureTests/…`, and
+// `NotiplayPlaybackTests.RealTime/PacedCaptureTimingTests/…`, and
 //
 //     swift test --skip '\.(RealEngine|RealTime)/|^EndToEndTests\.'   # the fast unit lane
 //     swift test --skip '\.RealTime/'                                 # everything in parallel
