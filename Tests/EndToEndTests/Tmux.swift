@@ -86,6 +86,11 @@ final class TmuxPane {
         try await command("capture-pane", "-p")
     }
 
+    /// The pane's history and screen, from the first line the pane printed.
+    func transcript() async throws -> String {
+        try await command("capture-pane", "-p", "-J", "-S", "-")
+    }
+
     /// The screen, or the error getting it: for failure messages.
     var screenNow: String {
         get async { (try? await screen()) ?? "(no screen)" }

@@ -715,8 +715,10 @@ extension RealEngine {
                     case "started":
                         if let at = pausedAt {
                             // libmpv's position settles after the pause is reported, by what the
-                            // output had buffered (more on a loaded machine): resuming starts there.
-                            #expect(abs(position - at) < 0.15, "resumed at \(position), paused at \(at)")
+                            // output had buffered — at most its buffer (0.2 s, `ao-null-buffer`),
+                            // however loaded the machine — and resuming starts there, not from
+                            // elsewhere.
+                            #expect(abs(position - at) <= 0.25, "resumed at \(position), paused at \(at)")
                         } else {
                             #expect(position == 0)
                         }
