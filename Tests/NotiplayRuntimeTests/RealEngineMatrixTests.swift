@@ -401,8 +401,15 @@ final class MatrixCard {
     }
 
     /// Audio is loaded and paused: no start came after the last pause.
-    func expectPaused(sourceLocation: SourceLocation = #_sourceLocation) async {
+    func expectPaused(sourceLocation: SourceLocation = #_sourceLocation) async throws {
         await settle()
+        // The test's own reading of libmpv's events may lag behind the session's (it is a task of
+        // its own): wait for libmpv's answer to the last start, a pause (or an end, which fails
+        // below), rather than count on the settle's yields having let it through.
+        let lastStart = engineLog.events.lastIndex { $0.name == "started" } ?? 0
+        try await event(in: engineLog, after: lastStart, "engine paused after its last start") {
+            $0.name == "paused" || $0.name == "ended"
+        }
         #expect(await engine.position() != nil, "nothing is loaded", sourceLocation: sourceLocation)
         #expect(await engineHasFile(), "nothing is loaded", sourceLocation: sourceLocation)
         let names = engineLog.events.map(\.name).filter { $0 == "started" || $0 == "paused" || $0 == "ended" }
@@ -685,7 +692,7 @@ extension RealEngine {
                 if let last = expected.playback.last { try await card.playback(last, since: mark) }
                 switch expected.audio {
                 case .running: try await card.expectRunning(since: mark)
-                case .paused: await card.expectPaused()
+                case .paused: try await card.expectPaused()
                 case .idle: await card.expectIdle(since: mark)
                 case .stopped: try await card.expectStopped(since: mark)
                 case .replayed: try await card.expectReplayed(since: mark)

@@ -59,7 +59,7 @@ extension RealEngine {
                 let now = try #require(await card.engine.position())
                 #expect(abs(now - 12) < 0.2)
                 #expect(card.engineEvents(since: mark, named: "started").isEmpty)
-                await card.expectPaused()
+                try await card.expectPaused()
                 #expect(card.session.buttonState == .play)
             }
         }
