@@ -34,6 +34,9 @@ public final class MediaPlayer {
 
     var item: PlaybackItemID?
     private var finished = false
+    /// Seeks asked for and not yet done by the engine: positions libmpv reports meanwhile are from
+    /// before them, and would take ``position`` back (so that a second → counted from there).
+    private var seeksUnderWay = 0
     private var queue: Task<Void, Never>?
     private weak var session: PresentationSession?
     /// The session's card it was made for.
@@ -83,16 +86,21 @@ public final class MediaPlayer {
             position = seconds
             onPosition?(seconds)
         }
-        enqueue { engine in
+        seeksUnderWay += 1
+        enqueue(finally: { self.seeksUnderWay -= 1 }) { engine in
             guard self.item != nil, self.session?.currentPlayer === self else { return }
             try await engine.seek(to: seconds)
         }
     }
 
-    private func enqueue(_ command: @escaping @MainActor (any PlaybackEngine) async throws -> Void) {
+    /// Runs `command` after the commands given before it, then `finally` whether it ran or not.
+    private func enqueue(
+        finally: (@MainActor () -> Void)? = nil, _ command: @escaping @MainActor (any PlaybackEngine) async throws -> Void
+    ) {
         let previous = queue
         queue = Task { @MainActor in
             await previous?.value
+            defer { finally?() }
             guard let session = self.session else {
                 self.onError?("no presentation is running: a MediaPlayer plays through the presenting session")
                 return
@@ -123,6 +131,7 @@ public final class MediaPlayer {
         case .loaded(let d): duration = d ?? duration
         case .duration(let d): duration = d
         case .position(let p):
+            guard seeksUnderWay == 0 else { return }
             position = p
             onPosition?(p)
         case .started(let p):
