@@ -1,18 +1,24 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// Layers (dependencies point down only):
-//   NotiplayCore      model values, validation, errors          (no libmpv, no terminal)
-//   NotiplayPlayback  the libmpv engine behind `PlaybackEngine`  (the only importer of CMPV)
-//   NotiplayTerminal  cells, widths, grids, the frame renderer, the terminal guard, key input
-//   NotiplayScript    the `.playback` script language: the parser and its AST (no runtime)
-//   Notiplay          the extension API and runtime: what an extension author imports
-//   NotiplaySamples   the seed articles' extensions (and two media ones), ported to that API
-//   NotiplayTesting   the test host an author drives from Swift Testing, and the script runner
-//   NotiplayCommandLine  the whole command line as a library (its own small parser: see
-//                        CommandLineParser.swift), so an author's package gets it from one call
-//   notiplay          the executable: NotiplayCLI.main() with the built-in extension types
-//                     (the samples included)
+// The module graph (arrows point at what a module uses; nothing points up):
+//
+//   NotiplayCore      the model, payloads, manifests, validation, typed errors (no libmpv, no terminal)
+//     ^        ^
+//     |        NotiplayViews     cells, grid, the view toolkit, text and card layout, glyphs,
+//     |          ^               colours, the frame renderer: pure values and functions, no libc
+//   NotiplayPlayback  the libmpv engine behind `PlaybackEngine` (the only importer of CMPV)
+//     ^          |
+//   Notiplay          the extension API and its runtime (what an extension author imports); it
+//     ^    ^         uses Core, Views and the playback protocol, never the terminal
+//     |    NotiplaySamples  the seed articles' extensions, ported to that API
+//   NotiplayTerminal  the terminal guard, signals, events, size, keys (one key table), and the
+//     |               card drivers: the terminal, plain text, headless
+//     |  NotiplayTesting  the test host an author drives from Swift Testing, and the script runner
+//     |  NotiplayScript   the `.playback` script language: parser and AST (uses Core only)
+//   NotiplayCommandLine  the whole command line as a library: the only module that knows argv,
+//     ^                  exit statuses, environment variables and descriptor 2
+//   notiplay          the executable: the command line with the samples registered
 let package = Package(
     name: "notiplay",
     platforms: [.macOS(.v15)],
@@ -20,6 +26,7 @@ let package = Package(
         .executable(name: "notiplay", targets: ["notiplay"]),
         .library(name: "NotiplayCore", targets: ["NotiplayCore"]),
         .library(name: "NotiplayPlayback", targets: ["NotiplayPlayback"]),
+        .library(name: "NotiplayViews", targets: ["NotiplayViews"]),
         .library(name: "NotiplayTerminal", targets: ["NotiplayTerminal"]),
         .library(name: "NotiplayScript", targets: ["NotiplayScript"]),
         .library(name: "Notiplay", targets: ["Notiplay"]),
@@ -48,13 +55,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .target(name: "NotiplayTerminal", dependencies: ["NotiplayCore"]),
+        .target(name: "NotiplayViews", dependencies: ["NotiplayCore"]),
+        .target(name: "NotiplayTerminal", dependencies: ["Notiplay", "NotiplayViews", "NotiplayCore"]),
         .target(name: "NotiplayScript", dependencies: ["NotiplayCore"]),
         .target(
             name: "Notiplay",
-            dependencies: ["NotiplayCore", "NotiplayPlayback", "NotiplayTerminal"]
+            dependencies: ["NotiplayCore", "NotiplayPlayback", "NotiplayViews"]
         ),
-        .target(name: "NotiplaySamples", dependencies: ["Notiplay"]),
+        .target(name: "NotiplaySamples", dependencies: ["Notiplay", "NotiplayCore"]),
         .target(
             name: "NotiplayCommandLine",
             dependencies: [
@@ -64,37 +72,39 @@ let package = Package(
                 "NotiplayPlayback",
                 "NotiplayScript",
                 "NotiplayTesting",
+                "NotiplayTerminal",
+                "NotiplayViews",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(
             name: "NotiplayTesting",
-            dependencies: ["Notiplay", "NotiplayCore", "NotiplayPlayback", "NotiplayTerminal", "NotiplayScript"]
+            dependencies: ["Notiplay", "NotiplayCore", "NotiplayPlayback", "NotiplayViews", "NotiplayScript"]
         ),
         .executableTarget(name: "notiplay", dependencies: ["NotiplayCommandLine"]),
         .executableTarget(
             name: "NotiplayBenchmarks",
-            dependencies: ["Notiplay", "NotiplayCore", "NotiplayPlayback"],
+            dependencies: ["Notiplay", "NotiplayCore", "NotiplayPlayback", "NotiplayViews"],
             path: "Benchmarks/NotiplayBenchmarks"
         ),
         .target(name: "NotiplayTestSupport", path: "Tests/Support"),
         .testTarget(name: "NotiplayCoreTests", dependencies: ["NotiplayCore", "NotiplayTestSupport"]),
         .testTarget(name: "NotiplayScriptTests", dependencies: ["NotiplayScript", "NotiplayTestSupport"]),
         .testTarget(
-            name: "NotiplayTerminalTests", dependencies: ["NotiplayTerminal", "NotiplayCore", "NotiplayTestSupport"], exclude: ["Snapshots"]),
+            name: "NotiplayTerminalTests", dependencies: ["NotiplayTerminal", "NotiplayViews", "NotiplayCore", "NotiplayTestSupport"], exclude: ["Snapshots"]),
         .testTarget(
             name: "NotiplayPlaybackTests",
             dependencies: ["NotiplayPlayback", "NotiplayCore", "NotiplayTestSupport"]
         ),
-        .testTarget(name: "NotiplayRuntimeTests", dependencies: ["Notiplay", "NotiplayPlayback", "NotiplayTestSupport"]),
+        .testTarget(name: "NotiplayRuntimeTests", dependencies: ["Notiplay", "NotiplayCore", "NotiplayPlayback", "NotiplayTestSupport"]),
         .testTarget(
             name: "NotiplayTestingTests",
-            dependencies: ["NotiplayTesting", "NotiplayScript", "Notiplay", "NotiplayTestSupport"]
+            dependencies: ["NotiplayTesting", "NotiplayScript", "Notiplay", "NotiplayCore", "NotiplayTestSupport"]
         ),
         .testTarget(name: "CommandLineTests", dependencies: ["NotiplayCommandLine", "NotiplayCore"]),
         .testTarget(
             name: "NotiplaySamplesTests",
-            dependencies: ["NotiplaySamples", "Notiplay", "NotiplayPlayback", "NotiplayTestSupport"]
+            dependencies: ["NotiplaySamples", "Notiplay", "NotiplayCore", "NotiplayPlayback", "NotiplayTestSupport"]
         ),
         .testTarget(name: "EndToEndTests", dependencies: ["NotiplayCore", "NotiplayTestSupport"]),
     ],

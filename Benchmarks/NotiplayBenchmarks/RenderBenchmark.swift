@@ -1,6 +1,6 @@
 // The frame renderer: time to render and diff a 60×10 card frame after a one-cell change and
 // after a position update, a full redraw for comparison, and the bytes a position update writes.
-import NotiplayTerminal
+import NotiplayViews
 
 /// Runs the renderer benchmark and returns its report lines.
 func renderBenchmark() -> [String] {

@@ -1,3 +1,5 @@
+import NotiplayCore
+import NotiplayViews
 /// The built-in card for notifications no extension claims: the title, subtitle and body (drawn
 /// by the card as default content), the actions, and for the first audio attachment a `.default`
 /// play button with position and duration. It is an extension like any other and emits the same

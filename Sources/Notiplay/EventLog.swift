@@ -1,3 +1,5 @@
+import NotiplayCore
+import NotiplayViews
 /// Everything that happens in a presentation, in order, with monotonic timestamps (SPEC §5).
 ///
 /// The one record the display, playback scripts and `--events jsonl` all read. Events are
@@ -73,5 +75,17 @@ extension EventLine {
             if case .string(let s) = v { return s }
         }
         return nil
+    }
+}
+
+extension EventLine {
+    /// Whether this event means the card's media stopped playing: its playback ended, stopped,
+    /// paused or failed, or the card was dismissed (which stops it).
+    public var endsMedia: Bool {
+        switch name {
+        case "playback": ["ended", "stopped", "error", "paused"].contains(string("state") ?? "")
+        case "dismissed": true
+        default: false
+        }
     }
 }

@@ -1,5 +1,5 @@
-@_exported import NotiplayCore
-@_exported import NotiplayTerminal
+import NotiplayCore
+import NotiplayViews
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

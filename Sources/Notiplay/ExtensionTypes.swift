@@ -1,3 +1,5 @@
+import NotiplayCore
+import NotiplayViews
 /// The Swift types that implement content and service extensions, by the name their
 /// `Info.plist` gives.
 ///

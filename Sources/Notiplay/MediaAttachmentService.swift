@@ -1,3 +1,5 @@
+import NotiplayCore
+import NotiplayViews
 /// The built-in service extension: fetches the media named by the payload's top-level `media-url`
 /// key and attaches it — the usual job of a service extension on iOS.
 ///

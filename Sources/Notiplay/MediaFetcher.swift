@@ -1,3 +1,5 @@
+import NotiplayCore
+import NotiplayViews
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

@@ -1,3 +1,5 @@
+import NotiplayCore
+import NotiplayViews
 import NotiplayPlayback
 
 /// Plays an audio attachment for an extension, in a line or two, as AVPlayer does on iOS.

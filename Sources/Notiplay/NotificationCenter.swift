@@ -1,3 +1,5 @@
+import NotiplayCore
+import NotiplayViews
 /// The app's notification center as an extension reaches it: the requests waiting to be
 /// delivered and the notifications delivered, which seed 001's NagMe removes when its reminder is
 /// cancelled.

@@ -1,3 +1,5 @@
+import NotiplayCore
+import NotiplayViews
 /// A notification service extension: edits a notification's content before it is shown (Apple:
 /// `UNNotificationServiceExtension`).
 ///

@@ -1,3 +1,5 @@
+import NotiplayCore
+import NotiplayViews
 /// Runs the service extension for a notification before it is presented, with Apple's rules
 /// (SPEC §1), and returns the request to present.
 ///

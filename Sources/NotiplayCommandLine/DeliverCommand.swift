@@ -1,6 +1,9 @@
+import NotiplayCore
 import Logging
 import Notiplay
 import NotiplayPlayback
+import NotiplayTerminal
+import NotiplayViews
 
 #if canImport(Glibc)
 @preconcurrency import Glibc
@@ -47,7 +50,10 @@ enum DeliverCommand {
         case "jsonl": jsonl = true
         case let other?: throw NotiplayError(.usage, "--events must be jsonl, not '\(TerminalText.clean(other))'")
         }
-        let keys = try HeadlessKey.parse(arguments.value("keys") ?? "")
+        let keys: KeyScript
+        do { keys = try KeyScript(parsing: arguments.value("keys") ?? "") } catch {
+            throw NotiplayError(.usage, "--keys: \(error)")
+        }
         var configuration = PresentationSession.Configuration()
         if let limit = try seconds(arguments, "response-timeout") { configuration.responseTimeLimit = limit }
         var service = ServiceExtensionStage.Configuration()
@@ -104,7 +110,7 @@ enum DeliverCommand {
     static func present(
         _ request: UNNotificationRequest, mutable: Bool, service: ServiceExtensionStage.Configuration,
         app: AppDefinition, registry: ExtensionRegistry, engine: MPVEngine,
-        configuration: PresentationSession.Configuration, keys: [HeadlessKey], jsonl: Bool, mode: Mode
+        configuration: PresentationSession.Configuration, keys: KeyScript, jsonl: Bool, mode: Mode
     ) async -> Int32 {
         let log = EventLog()
         let print: @MainActor (EventLine) -> Void = { line in writeAll(1, (jsonl ? line.json : readable(line)) + "\n") }
@@ -121,19 +127,31 @@ enum DeliverCommand {
             Diagnostics.shared.report(error.description)
             return error.exitCode
         }
+        let driver: any CardDriver
         switch mode {
         case .headless:
-            break
+            driver = HeadlessCardDriver()
         case .plain:
             // Not a terminal: the card once as plain text, then the events as lines.
-            let width = TerminalSize.current(fd: 1)?.columns ?? 80
-            writeAll(1, FrameRenderer.plainText(CardLayout.render(session.card(), width: width), glyphs: GlyphSet.detect(environment: processEnvironment)) + "\n")
-            for line in log.events { print(line) }
-            log.observe(print)
+            let environment = processEnvironment
+            let width = TerminalSize.current(fd: 1, environment: environment)?.columns ?? 80
+            driver = PlainTextCardDriver(
+                width: width, glyphs: GlyphSet.detect(environment: environment), write: { writeAll(1, $0) },
+                shown: {
+                    for line in log.events { print(line) }
+                    log.observe(print)
+                })
         case .terminal:
-            return await TerminalCard.run(session, keys: keys)
+            driver = TerminalCardDriver(environment: processEnvironment)
         }
-        await HeadlessKey.run(keys, on: session)
+        switch await driver.present(session, keys: keys) {
+        case .closed: break
+        case .interrupted(let signal): return 128 + signal
+        case .unavailable(let message):
+            Diagnostics.shared.report(message)
+            return ExitStatus.unavailable
+        }
+        if mode == .terminal { return 0 }
         if session.awaitsResponse {
             _ = await log.next(timeout: configuration.responseTimeLimit + .seconds(1)) { $0.name == "response" }
         }
@@ -187,80 +205,4 @@ var processEnvironment: [String: String] {
         index += 1
     }
     return result
-}
-
-/// One step of `--keys`.
-enum HeadlessKey: Equatable {
-    case input(PresentationSession.Input)
-    case quit
-    case wait(Duration)
-    case waitForEnd
-
-    /// Parses `"space ~end q"`. Spaces, tabs and commas separate keys; a value made only of spaces
-    /// (`--keys " "`, a space typed as itself) presses the media button once for each.
-    static func parse(_ text: String) throws(NotiplayError) -> [HeadlessKey] {
-        if !text.isEmpty && text.allSatisfy({ $0 == " " }) {
-            return Array(repeating: .input(.media), count: text.count)
-        }
-        var keys: [HeadlessKey] = []
-        for token in text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," }) {
-            switch token {
-            case "space", "p": keys.append(.input(.media))
-            case "enter", "return": keys.append(.input(.defaultAction))
-            case "esc", "escape", "d": keys.append(.input(.dismiss))
-            case "q": keys.append(.quit)
-            case "tap": keys.append(.input(.tapContent))
-            case "left", "←": keys.append(.input(.seekBy(-TerminalCard.seekStep)))
-            case "right", "→": keys.append(.input(.seekBy(TerminalCard.seekStep)))
-            case "~end": keys.append(.waitForEnd)
-            default:
-                if token.count == 1, let digit = Int(token), (1...9).contains(digit) {
-                    keys.append(.input(.action(digit)))
-                } else if token.hasPrefix("~"), let duration = parseDuration(token.dropFirst()) {
-                    keys.append(.wait(duration))
-                } else {
-                    throw NotiplayError(
-                        .usage,
-                        "--keys: unknown key '\(TerminalText.clean(String(token)))' (space, p, 1-9, enter, esc, d, q, tap, left, right, ~500ms, ~1.5s, ~end)")
-                }
-            }
-        }
-        return keys
-    }
-
-    /// `500ms`, `1.5s` or a bare number of seconds.
-    static func parseDuration(_ text: Substring) -> Duration? {
-        var number = text
-        var scale = 1.0
-        if number.hasSuffix("ms") {
-            number = number.dropLast(2)
-            scale = 0.001
-        } else if number.hasSuffix("s") {
-            number = number.dropLast()
-        }
-        guard let value = Double(number), value.isFinite, value >= 0, value * scale <= 3_600 else { return nil }
-        return .milliseconds(Int((value * scale * 1000).rounded()))
-    }
-
-    /// Feeds `keys` to `session`, in order.
-    @MainActor
-    static func run(_ keys: [HeadlessKey], on session: PresentationSession) async {
-        for key in keys {
-            switch key {
-            case .input(let input):
-                session.handle(input)
-                await Task.yield()
-            case .quit:
-                return
-            case .wait(let duration):
-                try? await Task.sleep(for: duration)
-            case .waitForEnd:
-                guard session.isPlaying, !session.isDismissed else { continue }
-                _ = await session.log.next(timeout: .seconds(600)) { line in
-                    (line.name == "playback" && ["ended", "stopped", "error"].contains(line.string("state") ?? ""))
-                        || line.name == "mediaPlayingPaused" || line.name == "dismissed"
-                }
-            }
-        }
-    }
 }

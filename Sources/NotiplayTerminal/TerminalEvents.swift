@@ -8,12 +8,12 @@ import Synchronization
 public enum TerminalEvent: Sendable, Hashable {
     /// A key was pressed.
     case key(Key)
-    /// The window changed size (SIGWINCH); the new size, as ``TerminalSize/current(fd:)`` reads
+    /// The window changed size (SIGWINCH); the new size, as ``TerminalSize/reportedSize(fd:)`` reads
     /// it. Redraw everything.
     case resize(columns: Int, rows: Int)
     /// The program was stopped (Ctrl-Z, SIGTSTP, SIGSTOP) and is running again: the terminal is
     /// in raw mode on the alternate screen again, which may be blank. Redraw everything, at the
-    /// size ``TerminalSize/current(fd:)`` gives now.
+    /// size ``TerminalSize/reportedSize(fd:)`` gives now.
     case resumed
     /// SIGINT, SIGTERM or SIGHUP arrived. The terminal has already been restored and the
     /// signals' earlier actions are back (a second one ends the program at once); the stream
@@ -282,7 +282,7 @@ private final class EventReader: @unchecked Sendable {
                 break
             }
         }
-        if resized, let size = TerminalSize.current(fd: output) {
+        if resized, let size = TerminalSize.reportedSize(fd: output) {
             continuation.yield(.resize(columns: size.columns, rows: size.rows))
         }
         return true

@@ -8,15 +8,15 @@ import Darwin
 public enum TerminalSize {
     /// The columns and rows of the terminal on `fd`, asked with the `TIOCGWINSZ` ioctl.
     ///
-    /// The `COLUMNS` and `LINES` environment variables, when they hold positive numbers, take
+    /// `COLUMNS` and `LINES` in `environment` (the process's), when they hold positive numbers, take
     /// the place of the width and the height the terminal reports: that makes headless runs and
     /// tests deterministic. `nil` when `fd` is no terminal (or one reporting 0×0) and the
     /// environment does not give both.
-    public static func current(fd: Int32 = 1) -> (columns: Int, rows: Int)? {
-        current(fd: fd) { name in getenv(name).map { String(cString: $0) } }
+    public static func current(fd: Int32 = 1, environment: [String: String]) -> (columns: Int, rows: Int)? {
+        current(fd: fd) { environment[$0] }
     }
 
-    /// ``current(fd:)`` with the environment read through `environment` instead of `getenv`.
+    /// ``current(fd:environment:)`` with the environment read through `environment`.
     public static func current(fd: Int32, environment: (String) -> String?) -> (columns: Int, rows: Int)? {
         let reported = reportedSize(fd: fd)
         guard let columns = positive(environment("COLUMNS")) ?? reported?.columns,

@@ -1,3 +1,5 @@
+import NotiplayCore
+import NotiplayViews
 import Notiplay
 import NotiplayPlayback
 
@@ -245,15 +247,14 @@ public final class NotificationTestHost {
         return line
     }
 
-    /// Waits until the card's media stops playing: it ends, is paused or stopped, or fails. Returns
+    /// Waits until the card's media stops playing: it ends, is paused or stopped, or fails, or the
+    /// card is dismissed. Returns
     /// at once when nothing plays.
     public func waitEnd(timeout: Duration = .seconds(120)) async throws(TestHostFailure) {
         await session.settle()
         let mark = log.events.count
         if !session.isPlaying && !log.events[cursor...].contains(where: { $0.name == "mediaPlay" }) { return }
-        let ended: @MainActor (EventLine) -> Bool = { line in
-            line.name == "playback" && ["ended", "stopped", "error", "paused"].contains(line.string("state") ?? "")
-        }
+        let ended: @MainActor (EventLine) -> Bool = { $0.endsMedia }
         if log.events[mark...].contains(where: ended) { return }
         guard await log.next(timeout: timeout, where: ended) != nil else {
             throw failure("wait end: the media did not end within \(Self.format(timeout))")

@@ -1,5 +1,5 @@
 import NotiplayCore
-import NotiplayTerminal
+import NotiplayViews
 
 /// Writes script results as TAP, JUnit XML or a summary for people.
 public enum ScriptReport {

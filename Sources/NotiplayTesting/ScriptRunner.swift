@@ -1,3 +1,5 @@
+import NotiplayCore
+import NotiplayViews
 import Notiplay
 import NotiplayScript
 

@@ -1,3 +1,4 @@
+import NotiplayCore
 import Foundation
 import Notiplay
 import Testing

@@ -1,4 +1,5 @@
 import NotiplayTerminal
+import NotiplayViews
 
 /// A 60×10 frame shaped like the default card of a notification with an audio attachment:
 /// header, title, body, the media row (button, progress bar, `0:01 / 0:03`), the actions.

@@ -1,6 +1,7 @@
 import Foundation
 import NotiplayCore
 import NotiplayTerminal
+import NotiplayViews
 import Testing
 
 /// Text snapshots of the card (SPEC §4). Set NOTIPLAY_RECORD_SNAPSHOTS=1 to write them anew, then

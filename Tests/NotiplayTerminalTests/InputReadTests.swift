@@ -6,6 +6,7 @@ import Synchronization
 import Testing
 
 @testable import NotiplayTerminal
+import NotiplayViews
 
 /// The event reader's one read: what `poll()` said is readable may be gone by the time of the
 /// read (input flushed by `TCSAFLUSH`, or read by someone else); the read must never wait for

@@ -1,4 +1,5 @@
 import NotiplayTerminal
+import NotiplayViews
 import Testing
 
 @Suite("Key decoding")

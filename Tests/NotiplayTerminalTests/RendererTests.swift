@@ -1,4 +1,5 @@
 import NotiplayTerminal
+import NotiplayViews
 import Testing
 
 /// Renders `grid`, applies the bytes to `screen`, and checks the screen shows the grid.

@@ -3,6 +3,7 @@
 #endif
 import NotiplayCore
 import NotiplayTerminal
+import NotiplayViews
 import Testing
 
 /// Ways out that end the process: a child process (this test binary again, running only

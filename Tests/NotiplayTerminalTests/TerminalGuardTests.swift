@@ -3,6 +3,7 @@
 #endif
 import NotiplayCore
 import NotiplayTerminal
+import NotiplayViews
 import Testing
 
 extension RealTime {
@@ -156,7 +157,7 @@ extension RealTime {
                 defer { events.stop() }
                 pty.setSize(columns: 100, rows: 30)
                 kill(getpid(), SIGWINCH)
-                let size = try #require(TerminalSize.current(fd: pty.slave))
+                let size = try #require(TerminalSize.current(fd: pty.slave, environment: [:]))
                 #expect(try await collector.next() == .resize(columns: size.columns, rows: size.rows))
                 if getenv("COLUMNS") == nil && getenv("LINES") == nil {
                     #expect([size.columns, size.rows] == [100, 30])

@@ -2,6 +2,7 @@
 @preconcurrency import Glibc
 #endif
 import NotiplayTerminal
+import NotiplayViews
 import Testing
 
 @Suite("Terminal size")

@@ -1,4 +1,5 @@
 import NotiplayTerminal
+import NotiplayViews
 import NotiplayTestSupport
 
 /// A small terminal for the tests: it applies the renderer's bytes as an xterm-compatible

@@ -1,3 +1,4 @@
+import NotiplayCore
 import Foundation
 #if canImport(FoundationXML)
 import FoundationXML

@@ -1,3 +1,4 @@
+import NotiplayCore
 import Notiplay
 
 #if canImport(FoundationEssentials)

@@ -1,0 +1,73 @@
+import NotiplayCore
+import Notiplay
+import NotiplayViews
+
+/// How a presentation on a driver ended.
+public enum CardEnd: Sendable, Equatable {
+    /// The card was dismissed, or the person quit (q, Ctrl-D, end of input), or the keys ran out.
+    case closed
+    /// Ctrl-C, or an interrupting signal (SIGINT, SIGTERM, SIGHUP) with its number.
+    case interrupted(signal: Int32)
+    /// The terminal could not be used; what went wrong.
+    case unavailable(String)
+}
+
+/// Shows a session's card somewhere and feeds it input until the presentation ends: the seam
+/// between the runtime and a screen, as TermKit's console driver is.
+///
+/// ``TerminalCardDriver`` draws and redraws the card in a terminal with keys from the keyboard;
+/// ``PlainTextCardDriver`` writes it once as text and feeds a key script; ``HeadlessCardDriver``
+/// only feeds a key script.
+@MainActor
+public protocol CardDriver {
+    /// Presents `session`'s card: the `keys` first, as if typed, then whatever input the driver has.
+    func present(_ session: PresentationSession, keys: KeyScript) async -> CardEnd
+}
+
+extension KeyScript.Outcome {
+    /// The card's end when a key script ends this way.
+    var cardEnd: CardEnd? {
+        switch self {
+        case .finished: nil
+        case .quit: .closed
+        case .interrupted: .interrupted(signal: 2)
+        }
+    }
+}
+
+/// No screen: the key script is fed and the presentation ends.
+public struct HeadlessCardDriver: CardDriver {
+    /// A driver that draws nothing.
+    public init() {}
+
+    public func present(_ session: PresentationSession, keys: KeyScript) async -> CardEnd {
+        await keys.run(on: session).cardEnd ?? .closed
+    }
+}
+
+/// A screen that is not a terminal: the card is written once as plain text, then the key script
+/// is fed.
+public struct PlainTextCardDriver: CardDriver {
+    private let width: Int
+    private let glyphs: GlyphSet
+    private let write: @MainActor (String) -> Void
+    private let shown: @MainActor () -> Void
+
+    /// A driver writing the card `width` columns wide with `glyphs` through `write`, then calling
+    /// `shown` before the keys.
+    public init(
+        width: Int, glyphs: GlyphSet, write: @escaping @MainActor (String) -> Void,
+        shown: @escaping @MainActor () -> Void = {}
+    ) {
+        self.width = width
+        self.glyphs = glyphs
+        self.write = write
+        self.shown = shown
+    }
+
+    public func present(_ session: PresentationSession, keys: KeyScript) async -> CardEnd {
+        write(FrameRenderer.plainText(CardLayout.render(session.card(), width: width), glyphs: glyphs) + "\n")
+        shown()
+        return await keys.run(on: session).cardEnd ?? .closed
+    }
+}

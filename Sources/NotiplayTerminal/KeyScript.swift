@@ -1,0 +1,105 @@
+import NotiplayCore
+import NotiplayViews
+import Notiplay
+
+/// Keys fed to a card as if typed, with waits between them: `"space ~500ms 1 ~end q"`.
+///
+/// Keys are named as ``KeyBindings/key(named:)`` says and do what ``KeyBindings`` says; `~500ms`,
+/// `~1.5s` or `~2` wait that long, and `~end` waits until the card's media stops.
+public struct KeyScript: Sendable, Equatable {
+    /// One step of a script.
+    public enum Step: Sendable, Equatable {
+        /// Press a key.
+        case key(Key)
+        /// Wait this long.
+        case wait(Duration)
+        /// Wait until the card's media stops (when it is playing).
+        case waitForEnd
+    }
+
+    /// A key script's text that cannot be read.
+    public struct UnknownKey: Error, Sendable, Equatable, CustomStringConvertible {
+        /// The word that names no key, as written.
+        public let token: String
+        public var description: String {
+            "unknown key '\(TerminalText.clean(token))' (\(KeyBindings.names), ~500ms, ~1.5s, ~end)"
+        }
+    }
+
+    /// The steps, in order.
+    public var steps: [Step]
+
+    /// A script of these steps.
+    public init(_ steps: [Step] = []) {
+        self.steps = steps
+    }
+
+    /// Reads `text`. Spaces, tabs and commas separate keys; a text made only of spaces (a space
+    /// typed as itself) presses space once for each.
+    public init(parsing text: String) throws(UnknownKey) {
+        if !text.isEmpty && text.allSatisfy({ $0 == " " }) {
+            steps = Array(repeating: .key(.space), count: text.count)
+            return
+        }
+        steps = []
+        for token in text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," }) {
+            if token == "~end" {
+                steps.append(.waitForEnd)
+            } else if let key = KeyBindings.key(named: String(token)) {
+                steps.append(.key(key))
+            } else if token.hasPrefix("~"), let duration = Self.duration(token.dropFirst()) {
+                steps.append(.wait(duration))
+            } else {
+                throw UnknownKey(token: String(token))
+            }
+        }
+    }
+
+    /// `500ms`, `1.5s` or a bare number of seconds, up to an hour.
+    static func duration(_ text: Substring) -> Duration? {
+        var number = text
+        var scale = 1.0
+        if number.hasSuffix("ms") {
+            number = number.dropLast(2)
+            scale = 0.001
+        } else if number.hasSuffix("s") {
+            number = number.dropLast()
+        }
+        guard let value = Double(number), value.isFinite, value >= 0, value * scale <= 3_600 else { return nil }
+        return .milliseconds(Int((value * scale * 1000).rounded()))
+    }
+
+    /// How a script ended.
+    public enum Outcome: Sendable, Equatable {
+        /// Every step ran.
+        case finished
+        /// A key said quit.
+        case quit
+        /// A key said interrupt.
+        case interrupted
+    }
+
+    /// Feeds the steps to `session`, in order.
+    @MainActor
+    public func run(on session: PresentationSession) async -> Outcome {
+        for step in steps {
+            switch step {
+            case .key(let key):
+                switch KeyBindings.command(for: key) {
+                case .input(let input)?:
+                    session.handle(input)
+                    await Task.yield()
+                case .quit?: return .quit
+                case .interrupt?: return .interrupted
+                case nil: break
+                }
+            case .wait(let duration):
+                try? await Task.sleep(for: duration)
+            case .waitForEnd:
+                guard session.isPlaying, !session.isDismissed else { continue }
+                _ = await session.log.next(timeout: .seconds(600)) { $0.endsMedia }
+            }
+        }
+        return .finished
+    }
+}

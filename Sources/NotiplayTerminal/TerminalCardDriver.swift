@@ -1,0 +1,177 @@
+import NotiplayCore
+import Notiplay
+import NotiplayViews
+
+/// A card in a terminal: drawn and redrawn, keys from the keyboard (as ``KeyBindings`` maps them).
+///
+/// A text-input action opens a prompt (type, Enter sends, Esc cancels). The terminal is restored
+/// on every way out.
+@MainActor
+public struct TerminalCardDriver: CardDriver {
+    private let input: Int32
+    private let output: Int32
+    private let environment: [String: String]
+
+    /// A driver on the terminal at `input` and `output`; `environment` (the process's) decides
+    /// colours (`NO_COLOR`, `COLORTERM`, `TERM`), glyphs (the locale) and `COLUMNS`/`LINES`.
+    public init(input: Int32 = 0, output: Int32 = 1, environment: [String: String]) {
+        self.input = input
+        self.output = output
+        self.environment = environment
+    }
+
+    public func present(_ session: PresentationSession, keys: KeyScript) async -> CardEnd {
+        let card = TerminalCardScreen(session: session, output: output, environment: environment)
+        return await card.run(input: input, keys: keys)
+    }
+}
+
+/// The state of one card on a terminal while it is shown.
+@MainActor
+private final class TerminalCardScreen {
+    private let session: PresentationSession
+    private let terminal = TerminalGuard()
+    private let output: Int32
+    private let environment: [String: String]
+    private var renderer = FrameRenderer()
+    private let colors: ColorMode
+    private let glyphs: GlyphSet
+    private var size: (columns: Int, rows: Int)
+    private var prompt: (number: Int, title: String, text: String)?
+    private var notice: String?
+    private var drawPending = false
+
+    init(session: PresentationSession, output: Int32, environment: [String: String]) {
+        self.session = session
+        self.output = output
+        self.environment = environment
+        colors = ColorMode.detect(environment: environment, isTerminal: true)
+        glyphs = GlyphSet.detect(environment: environment)
+        size = TerminalSize.current(fd: output, environment: environment) ?? (80, 24)
+    }
+
+    func run(input: Int32, keys: KeyScript) async -> CardEnd {
+        do {
+            try terminal.enter(input: input, output: output)
+        } catch {
+            return .unavailable("the terminal cannot be used: \(error)")
+        }
+        defer { terminal.restore() }
+        let events: TerminalEvents
+        do {
+            events = try TerminalEvents(terminal: terminal)
+        } catch {
+            terminal.restore()
+            return .unavailable("the terminal cannot be read: \(error)")
+        }
+        defer { events.stop() }
+
+        session.onChange = { [weak self] in self?.requestDraw() }
+        session.log.observe { [weak self] line in self?.observe(line) }
+        // A notice recorded before the card showed (no sound device, a media fetch that failed).
+        for line in session.log.events { observe(line) }
+        draw()
+        if let end = await keys.run(on: session).cardEnd { return end }
+        if session.isDismissed { return .closed }
+
+        for await event in events {
+            switch event {
+            case .key(let key):
+                if let end = handle(key) { return end }
+            case .resize, .resumed:
+                size = TerminalSize.current(fd: output, environment: environment) ?? size
+                renderer.invalidate()
+                draw()
+            case .interrupted(let signal):
+                return .interrupted(signal: signal)
+            case .endOfInput:
+                return .closed
+            }
+            if session.isDismissed { return .closed }
+        }
+        return .closed
+    }
+
+    /// What a key does; the end of the card when it ends it.
+    private func handle(_ key: Key) -> CardEnd? {
+        if prompt != nil { return type(key) }
+        switch KeyBindings.command(for: key) {
+        case .input(.action(let number, _))?:
+            guard session.actions.indices.contains(number - 1) else { break }
+            let action = session.actions[number - 1]
+            if action.isTextInput {
+                prompt = (number, action.title, "")
+                draw()
+            } else {
+                session.handle(.action(number))
+            }
+        case .input(let input)?: session.handle(input)
+        case .quit?: return .closed
+        case .interrupt?: return .interrupted(signal: 2)
+        case nil: break
+        }
+        return nil
+    }
+
+    /// A key typed into a text-input action's prompt.
+    private func type(_ key: Key) -> CardEnd? {
+        guard var typing = prompt else { return nil }
+        switch key {
+        case .enter:
+            prompt = nil
+            session.handle(.action(typing.number, text: typing.text))
+        case .escape:
+            prompt = nil
+        case .backspace:
+            if !typing.text.isEmpty { typing.text.removeLast() }
+            prompt = typing
+        case .space:
+            typing.text.append(" ")
+            prompt = typing
+        case .character(let c):
+            typing.text.append(c)
+            prompt = typing
+        case .controlC:
+            return .interrupted(signal: 2)
+        default:
+            break
+        }
+        draw()
+        return nil
+    }
+
+    /// Errors the person should see stay on the card's last line.
+    private func observe(_ line: EventLine) {
+        if line.name == "error", let message = line.string("message") {
+            notice = message
+            draw()
+        }
+    }
+
+    /// Draws once for all the changes of this turn (a key changes the button and the view).
+    private func requestDraw() {
+        guard !drawPending else { return }
+        drawPending = true
+        Task { @MainActor [weak self] in
+            guard let self, self.drawPending else { return }
+            self.draw()
+        }
+    }
+
+    /// Draws the card now: one write with only what changed.
+    private func draw() {
+        drawPending = false
+        guard terminal.isEntered else { return }
+        let promptLine = prompt.map { "\($0.title): \($0.text)" }
+        let card = CardLayout.render(session.card(prompt: promptLine, status: notice), width: size.columns)
+        // The frame is the card itself (the rest of the screen stays blank): a smaller diff.
+        var screen = card
+        if card.height > size.rows {
+            screen = Grid(width: size.columns, height: size.rows)
+            screen.draw(card, row: 0, column: 0)
+        }
+        let bytes = renderer.render(screen, mode: colors, glyphs: glyphs)
+        // Not written while suspended: the next frame, after `resumed`, draws everything.
+        if !bytes.isEmpty && !terminal.write(frame: bytes) { renderer.invalidate() }
+    }
+}
