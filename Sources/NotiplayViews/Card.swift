@@ -75,7 +75,8 @@ public struct CardModel: Sendable {
     }
 }
 
-/// Lays a card out at a width: a pure function from ``CardModel`` to ``Grid`` (SPEC §4).
+/// Lays a card out at a width: a pure function from ``CardModel`` to ``Grid``. <doc:TheCard> says
+/// what each part of the card shows.
 ///
 /// ```
 /// ┌ NagMe ──────────────────── now ✕ ┐

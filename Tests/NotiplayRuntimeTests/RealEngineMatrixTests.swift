@@ -556,7 +556,11 @@ struct MatrixCase: Sendable, CustomTestStringConvertible {
     }
 }
 
-/// What a case must end in, from SPEC §1.
+/// What a case must end in, by Apple's semantics as the Notiplay catalogue's articles "The media
+/// button" and "Events" describe them: the button flips at once and calls mediaPlay/mediaPause
+/// (a touch on the content only pauses an overlay); an action the extension handles keeps the card
+/// (doNotDismiss); a forwarded action, the default action and a custom dismiss go to the app and
+/// close the card, stopping its media; a closed card ignores everything.
 struct MatrixExpectation {
     /// `mediaPlay` / `mediaPause`, as called on the extension.
     var calls: [String] = []

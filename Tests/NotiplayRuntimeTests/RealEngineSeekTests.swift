@@ -5,8 +5,9 @@ import NotiplayPlayback
 import NotiplayTestSupport
 import Testing
 
-// ← and → (SPEC §4: "seek when the extension allows"): the card's media moves when the card has a
-// media button and its player has a file loaded; otherwise nothing reaches libmpv.
+// ← and → (5 s back or on, as in mpv) move the card's media only when the card has a media button
+// (its type is not `.none`: on iOS, the case where the system drives the media) and its player has
+// a file loaded; otherwise nothing reaches libmpv.
 
 extension RealEngine {
     @Suite("Real libmpv: seeking the card's media", .timeLimit(.minutes(5)))

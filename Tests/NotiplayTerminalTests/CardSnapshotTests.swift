@@ -4,8 +4,8 @@ import NotiplayTerminal
 import NotiplayViews
 import Testing
 
-/// Text snapshots of the card (SPEC §4). Set NOTIPLAY_RECORD_SNAPSHOTS=1 to write them anew, then
-/// read the diff before committing.
+/// Text snapshots of the card (what each part shows: the NotiplayViews catalogue's article "The
+/// card"). Set NOTIPLAY_RECORD_SNAPSHOTS=1 to write them anew, then read the diff before committing.
 @Suite("Card snapshots")
 struct CardSnapshotTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Snapshots")

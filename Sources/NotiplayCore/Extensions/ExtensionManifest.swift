@@ -14,7 +14,8 @@ public enum ExtensionPoint: String, Sendable, Hashable, CaseIterable {
     }
 }
 
-/// An extension's `Info.plist`, read and checked (SPEC §3).
+/// An extension's `Info.plist`, as Xcode writes it, read and checked (the keys and their rules:
+/// <doc:NotificationsAndExtensions>).
 ///
 /// The class that implements the extension is found by ``typeName``: the principal class with
 /// Xcode's `$(PRODUCT_MODULE_NAME)` (or `$(PRODUCT_NAME)`) prefix replaced by the bundle's name,
