@@ -1,6 +1,6 @@
 /// Reads `.playback` scripts into ``PlaybackScript`` values.
 ///
-/// The language (specification §6) is line-based: one step per line, `#` starts a comment
+/// The language (the catalogue's "The script language" article) is line-based: one step per line, `#` starts a comment
 /// outside strings, tokens are separated by spaces or tabs, and an argument with spaces is
 /// written in double quotes (`\"` and `\\` escape a quote and a backslash). Paths are relative
 /// to the script's folder. Durations are `250ms`, `1.5s` or a bare number of seconds, from 0 to
