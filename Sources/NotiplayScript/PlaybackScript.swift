@@ -1,7 +1,7 @@
 /// A parsed `.playback` script: the steps of one test case, in order.
 ///
-/// Scripts are written in the line-based language the catalogue's "The script language" article describes, and read with
-/// ``ScriptParser``. Every path in a step is absolute, resolved against the script's folder.
+/// Scripts are written in the line-based language of the catalogue's "The script language"
+/// article, and read with ``ScriptParser``. Every path in a step is absolute, resolved against the script's folder.
 public struct PlaybackScript: Sendable, Equatable {
     /// The script's path as it was given to the parser (not resolved).
     public var path: String
