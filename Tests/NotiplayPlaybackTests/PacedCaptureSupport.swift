@@ -90,6 +90,20 @@ enum PacedMedia {
     }
 }
 
+extension MPVEngine {
+    /// The paced capture's clock; `nil` for other outputs.
+    var pacedClock: PacedCaptureClock? { outputClock as? PacedCaptureClock }
+
+    /// The paced capture; `nil` for other outputs.
+    var capture: PacedCapture? { pacedClock?.capture }
+
+    /// The bytes the capture had played at the last boundary (a load's or a seek's restart):
+    /// what had been heard when the current audio began.
+    func playedAtLastRestart() async throws -> Int64 {
+        try #require(try await onQueue { self.pacedClock?.state.playedBase })
+    }
+}
+
 extension ContinuousClock {
     /// Runs `body` and returns how long it took.
     func timed(_ body: () async throws -> Void) async rethrows -> Duration {

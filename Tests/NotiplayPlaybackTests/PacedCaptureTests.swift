@@ -131,7 +131,7 @@ extension RealEngine {
             try await engine.seek(to: target)
             // What had been heard when the audio from the target began (the engine counts from there):
             // nothing more than before the seek, the clock standing still.
-            let after = Double(try await engine.onQueue { engine.state.playedBase }) / Media.bytesPerSecond
+            let after = Double(try await engine.playedAtLastRestart()) / Media.bytesPerSecond
             #expect(after == before, "heard \(after - before) s during the seek")
             // The engine reports the target at the restart, and counts from it.
             try await events.next { $0.item == item && $0.kind == .position(target) }
@@ -195,7 +195,7 @@ extension RealEngine {
             #expect(try await events.end(of: first) == .stopped)
             try await events.next { $0.item == second && $0.kind == .started(position: 0) }
             // What had been heard of the first file when the second began: nothing after the load.
-            let heardOfFirst = Double(try await engine.onQueue { engine.state.playedBase }) / Media.bytesPerSecond
+            let heardOfFirst = Double(try await engine.playedAtLastRestart()) / Media.bytesPerSecond
             #expect(heardOfFirst == heardAtLoad)
             try await clock.play(0.5)
             expectHeard(try #require(engine.heardSeconds) - heardOfFirst, after: 0.5)
