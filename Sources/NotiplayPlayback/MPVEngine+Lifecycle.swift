@@ -74,8 +74,8 @@ extension MPVEngine {
             LibmpvClock(libmpvOptions: [
                 ("ao", "pipewire,pulse,alsa,jack,sdl,null"), ("ao-null-untimed", untimed ? "yes" : "no"),
             ])
-        case .pacedCapture(let path):
-            try PacedCaptureClock(path: path, pacingClock: pacingClock)
+        case .pacedCapture(let path, let temporaryFolder):
+            try PacedCaptureClock(path: path, temporaryFolder: temporaryFolder, pacingClock: pacingClock)
         }
     }
 

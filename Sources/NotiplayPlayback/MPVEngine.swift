@@ -89,7 +89,7 @@ public final class MPVEngine: PlaybackEngine, @unchecked Sendable {
         try self.init(output: output, logger: logger, positionInterval: positionInterval, pacingClock: MonotonicPacingClock())
     }
 
-    /// A player whose ``AudioOutput/pacedCapture(path:)`` paces itself by `pacingClock` (tests
+    /// A player whose ``AudioOutput/pacedCapture(path:temporaryFolder:)`` paces itself by `pacingClock` (tests
     /// give it a clock that moves only when they move it).
     init(output: AudioOutput, logger: Logger, positionInterval: Duration, pacingClock: any PacingClock) throws {
         self.output = output
@@ -126,7 +126,7 @@ public final class MPVEngine: PlaybackEngine, @unchecked Sendable {
         finishSubscribers()
     }
 
-    /// Seconds heard through ``AudioOutput/pacedCapture(path:)``; `nil` for other outputs.
+    /// Seconds heard through ``AudioOutput/pacedCapture(path:temporaryFolder:)``; `nil` for other outputs.
     public var heardSeconds: Double? { outputClock.heardSeconds }
 
     // MARK: Events out

@@ -5,7 +5,7 @@
 /// only its output needs.
 /// - ``LibmpvClock`` (a device, `null`, a `pcm` file): what libmpv renders is heard as it renders
 ///   it, so libmpv's `pause` and `time-pos` are passed on, and libmpv tells the end of a file.
-/// - ``PacedCaptureClock`` (``AudioOutput/pacedCapture(path:)``): libmpv writes
+/// - ``PacedCaptureClock`` (``AudioOutput/pacedCapture(path:temporaryFolder:)``): libmpv writes
 ///   ahead of what is heard, so positions and ends follow what the capture played, and the calls
 ///   that move playback are made so that a write of libmpv's blocked in the pipe never holds them.
 ///

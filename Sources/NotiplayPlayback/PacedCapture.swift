@@ -70,12 +70,13 @@ final class PacedCapture: @unchecked Sendable {
         var written: Int64 = 0
     }
 
-    /// Opens (creates or truncates) the WAV file at `path`, makes the pipe in a new private
-    /// temporary folder and starts the reader thread, muted. The reader paces itself by `clock`.
+    /// Opens (creates or truncates) the WAV file at `path`, makes the pipe in a new private folder
+    /// in `temporaryFolder` and starts the reader thread, muted. The reader paces itself by `clock`.
     /// - Throws: ``PlaybackFailure`` (``PlaybackFailure/captureFailed``) if the file cannot be
     ///   written, or the folder, the pipe or the thread cannot be made.
     init(
-        path: String, sampleRate: Int, channels: Int, clock: any PacingClock = MonotonicPacingClock()
+        path: String, sampleRate: Int, channels: Int, temporaryFolder: String,
+        clock: any PacingClock = MonotonicPacingClock()
     ) throws(PlaybackFailure) {
         self.path = path
         self.clock = clock
@@ -93,11 +94,10 @@ final class PacedCapture: @unchecked Sendable {
             return Self.failure(what, errno: code)
         }
 
-        let base = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array("\(base)/notiplay-capture-XXXXXX".utf8CString)
+        var template = Array("\(temporaryFolder)/notiplay-capture-XXXXXX".utf8CString)
         // mkdtemp makes the folder with mode 0700: no one else can open the pipe.
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw fail("cannot make a private temporary folder in \(base) for the audio pipe", errno)
+            throw fail("cannot make a private temporary folder in \(temporaryFolder) for the audio pipe", errno)
         }
         let folder = String(cString: made)
         undo.append { rmdir(folder) }

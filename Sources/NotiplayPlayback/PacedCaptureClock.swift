@@ -1,6 +1,6 @@
 import Synchronization
 
-/// The clock of ``AudioOutput/pacedCapture(path:)``: the ``PacedCapture`` is the sound card, and
+/// The clock of ``AudioOutput/pacedCapture(path:temporaryFolder:)``: the ``PacedCapture`` is the sound card, and
 /// positions and `ended` follow what it played.
 ///
 /// libmpv's `pcm` output writes up to 65,536 samples (1.5 s) at a time, ahead of what is heard,
@@ -53,12 +53,13 @@ final class PacedCaptureClock: OutputClock, @unchecked Sendable {
         var endedByEngine: PlaybackItemID?
     }
 
-    /// Starts a capture into the WAV file at `path`, paced by `pacingClock`.
+    /// Starts a capture into the WAV file at `path`, with its pipe in a private folder made in
+    /// `temporaryFolder`, paced by `pacingClock`.
     /// - Throws: ``PlaybackFailure`` (``PlaybackFailure/captureFailed``) if it cannot be set up.
-    init(path: String, pacingClock: any PacingClock) throws(PlaybackFailure) {
+    init(path: String, temporaryFolder: String, pacingClock: any PacingClock) throws(PlaybackFailure) {
         capture = try PacedCapture(
             path: path, sampleRate: AudioOutput.pacedCaptureSampleRate, channels: AudioOutput.pacedCaptureChannels,
-            clock: pacingClock)
+            temporaryFolder: temporaryFolder, clock: pacingClock)
     }
 
     /// Raw samples of a known format into the capture's pipe, so that bytes are time.

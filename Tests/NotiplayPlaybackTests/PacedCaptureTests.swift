@@ -55,9 +55,12 @@ extension RealEngine {
         }
 
         @Test func thePipeIsInAPrivateFolder() async throws {
-            let engine = try MPVEngine(output: .pacedCapture(path: try Media.scratchWAV()))
+            let temporary = try TestMedia.scratch().path
+            let engine = try MPVEngine(output: .pacedCapture(path: try Media.scratchWAV(), temporaryFolder: temporary))
             let fifo = try #require(engine.capture?.fifoPath)
             let folder = (fifo as NSString).deletingLastPathComponent
+            // In the temporary folder the engine was given.
+            #expect((folder as NSString).deletingLastPathComponent == temporary)
             let folderMode = try #require(try FileManager.default.attributesOfItem(atPath: folder)[.posixPermissions] as? Int)
             #expect(folderMode & 0o777 == 0o700)
             var info = stat()
