@@ -1,6 +1,6 @@
-import CMPV
+internal import CMPV
 #if canImport(Glibc)
-@preconcurrency import Glibc
+@preconcurrency internal import Glibc
 #endif
 import Dispatch
 import NotiplayCore

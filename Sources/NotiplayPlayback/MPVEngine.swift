@@ -1,4 +1,4 @@
-import CMPV
+internal import CMPV
 import Dispatch
 import Logging
 import NotiplayCore

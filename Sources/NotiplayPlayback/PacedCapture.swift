@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-@preconcurrency import Glibc
+@preconcurrency internal import Glibc
 #endif
 import Synchronization
 
