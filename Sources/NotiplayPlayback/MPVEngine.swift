@@ -89,8 +89,8 @@ public final class MPVEngine: PlaybackEngine, @unchecked Sendable {
         try self.init(output: output, logger: logger, positionInterval: positionInterval, pacingClock: MonotonicPacingClock())
     }
 
-    /// A player whose ``AudioOutput/pacedCapture(path:temporaryFolder:)`` paces itself by `pacingClock` (tests
-    /// give it a clock that moves only when they move it).
+    /// A player whose ``AudioOutput/pacedCapture(path:temporaryFolder:)`` paces itself by
+    /// `pacingClock` (tests give it a clock that moves only when they move it).
     init(output: AudioOutput, logger: Logger, positionInterval: Duration, pacingClock: any PacingClock) throws {
         self.output = output
         self.positionInterval = positionInterval
@@ -126,7 +126,8 @@ public final class MPVEngine: PlaybackEngine, @unchecked Sendable {
         finishSubscribers()
     }
 
-    /// Seconds heard through ``AudioOutput/pacedCapture(path:temporaryFolder:)``; `nil` for other outputs.
+    /// Seconds heard through ``AudioOutput/pacedCapture(path:temporaryFolder:)``; `nil` for other
+    /// outputs.
     public var heardSeconds: Double? { outputClock.heardSeconds }
 
     // MARK: Events out

@@ -9,8 +9,9 @@
 ///   ahead of what is heard, so positions and ends follow what the capture played, and the calls
 ///   that move playback are made so that a write of libmpv's blocked in the pipe never holds them.
 ///
-/// The engine calls every requirement on its queue, passing itself; a clock changes the engine's
-/// state and sends its events there too. ``heardSeconds`` alone is read from any thread.
+/// The engine calls the requirements that take it on its queue; a clock changes the engine's state
+/// and sends its events there too. The others (``heardSeconds``, ``attach(to:)``,
+/// ``releaseOutput()``, ``finish()``) come from any thread and touch only what is safe from any.
 protocol OutputClock: Sendable {
     /// The libmpv options of the output (`ao` and its settings), set before the handle starts.
     var libmpvOptions: [(String, String)] { get }
@@ -22,11 +23,11 @@ protocol OutputClock: Sendable {
     /// `idle-active` tells when their last audio drained.)
     var heardAll: Bool { get }
 
-    /// The engine's handle is ready and its wakeup callback installed: the clock may call back.
+    /// The engine's handle is ready and its wakeup callback installed: the clock may call back
+    /// (on the engine's queue).
     func attach(to engine: MPVEngine)
 
     /// Just before the handle is destroyed: no write of libmpv's may keep its output from closing.
-    /// Any thread, once the engine's queue has nothing left to do.
     func releaseOutput()
 
     /// The handle is destroyed (or was never made): the clock lets its output go. Idempotent.

@@ -21,7 +21,9 @@ struct PacedCaptureReaderTests {
     func makeCapture(_ clock: VirtualPacingClock) throws -> (PacedCapture, String) {
         let folder = try TestMedia.scratch()
         let path = folder.appendingPathComponent("heard.wav").path
-        return (try PacedCapture(path: path, sampleRate: Self.rate, channels: 2, temporaryFolder: folder.path, clock: clock), path)
+        let capture = try PacedCapture(
+            path: path, sampleRate: Self.rate, channels: 2, temporaryFolder: folder.path, clock: clock)
+        return (capture, path)
     }
 
     /// The bytes real time allows `nanoseconds` after the capture began to play (as it counts).

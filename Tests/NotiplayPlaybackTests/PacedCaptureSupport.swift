@@ -61,9 +61,9 @@ enum PacedMedia {
 
     /// A ``rig()`` playing `name` from its start: loaded, and its audio started (the clock has
     /// not moved yet).
-    static func playing(
-        _ name: String
-    ) async throws -> (out: String, clock: VirtualPacingClock, engine: MPVEngine, item: PlaybackItemID, events: EventCursor) {
+    static func playing(_ name: String) async throws -> (
+        out: String, clock: VirtualPacingClock, engine: MPVEngine, item: PlaybackItemID, events: EventCursor
+    ) {
         let (out, clock, engine, cursor) = try rig()
         var events = cursor
         let item = try await engine.load(try file(name), options: PlaybackOptions())
