@@ -1,6 +1,6 @@
-import CMPV
+internal import CMPV
 #if canImport(Glibc)
-@preconcurrency import Glibc
+@preconcurrency internal import Glibc
 #endif
 import Dispatch
 import NotiplayCore
@@ -52,14 +52,7 @@ extension MPVEngine {
     }
 
     func sendSeek(_ target: Double) throws {
-        var exact = target
-        if let capture {
-            try holdForRestart(capture)
-            // A quarter of a sample later: libmpv's exact seek to a sample's time may start one
-            // sample early (1.5 s at 44.1 kHz gives sample 66,149); a capture must hear the rest
-            // of the file from that very sample, no more, no less.
-            exact += 0.25 / Double(capture.sampleRate)
-        }
+        let exact = try outputClock.prepareSeek(to: target, engine: self)
         try command(["seek", Self.timeString(exact), "absolute+exact"], "seek")
         state.restarted = false
         state.restartPosition = target
@@ -77,16 +70,13 @@ extension MPVEngine {
 
     public func stop() async throws {
         try await onQueue {
-            if let capture = self.capture { self.stopPaced(capture) }
+            self.outputClock.prepareStop(engine: self)
             try self.command(["stop"], "stop")
         }
     }
 
     public func position() async -> Double? {
-        try? await onQueue {
-            if let capture = self.capture { return self.pacedPosition(capture) }
-            return self.state.active ? self.doubleProperty("time-pos") : nil
-        }
+        try? await onQueue { self.outputClock.position(engine: self) }
     }
 
     // MARK: On `queue`
@@ -94,18 +84,12 @@ extension MPVEngine {
     func loadNow(_ file: AudioFile, options: PlaybackOptions) throws -> PlaybackItemID {
         dispatchPrecondition(condition: .onQueue(queue))
         guard let h = handle else { throw PlaybackFailure.engineClosed }
-        if let capture {
-            // The end of a file libmpv gave up on is not heard any more.
-            if let draining = state.draining, !capture.isDrained {
-                state.draining = nil
-                emit(.ended(.stopped), item: draining)
-            }
-            // libmpv loads paused; the new file's restart lets it play (`startPacedAudio`).
-            try holdForRestart(capture)
-        } else {
-            var paused: Int32 = options.startPaused ? 1 : 0
-            try PlaybackFailure.check(mpv_set_property(h, "pause", MPV_FORMAT_FLAG, &paused), "set pause")
+        // A file whose end the output has not played yet (libmpv is done with it) is cut short.
+        if let draining = state.draining, !outputClock.heardAll {
+            state.draining = nil
+            emit(.ended(.stopped), item: draining)
         }
+        try outputClock.prepareLoad(options, engine: self)
         try PlaybackFailure.check(
             mpv_set_property_string(h, "start", options.start.map(Self.timeString) ?? "none"), "set start")
         try PlaybackFailure.check(
@@ -124,20 +108,11 @@ extension MPVEngine {
         state.restarted = false
         state.playing = false
         state.restartPosition = max(0, options.start ?? 0)
-        state.eofReached = false
-        state.aligned = false
         return item
     }
 
     func setPause(_ paused: Bool) throws {
-        guard let h = handle else { throw PlaybackFailure.engineClosed }
-        if let capture { return try setPacedPause(paused, capture) }
-        try requireActive(paused ? "pause" : "play")
-        var flag: Int32 = paused ? 1 : 0
-        try PlaybackFailure.check(mpv_set_property(h, "pause", MPV_FORMAT_FLAG, &flag), "set pause")
-        // libmpv coalesces property notifications (a quick pause and play may bring none), so our
-        // own change is applied now; the notification, when it comes, finds nothing to do.
-        updatePause(paused)
+        try outputClock.setPause(paused, engine: self)
     }
 
     func requireActive(_ operation: String) throws {
@@ -145,6 +120,31 @@ extension MPVEngine {
         guard state.active else {
             throw PlaybackFailure(code: -1001, message: "nothing is loaded (or the file has ended)", operation: operation)
         }
+    }
+
+    // MARK: libmpv calls for the clocks (on `queue`)
+
+    /// Sets libmpv's `pause` property.
+    func setLibmpvPause(_ paused: Bool) throws {
+        guard let h = handle else { throw PlaybackFailure.engineClosed }
+        var flag: Int32 = paused ? 1 : 0
+        try PlaybackFailure.check(mpv_set_property(h, "pause", MPV_FORMAT_FLAG, &flag), "set pause")
+    }
+
+    /// Closes libmpv's output (it opens it again when audio comes): what libc buffered in front
+    /// of it is written out. Only while libmpv is paused: its queued audio is dropped.
+    func reloadOutput() {
+        guard let h = handle else { return }
+        let status = mpv_command_string(h, "ao-reload")
+        if status < 0 { logger.debug("ao-reload: \(PlaybackFailure(mpv: status, "ao-reload"))") }
+    }
+
+    /// Asks libmpv for the flag property `name` without waiting; the answer comes as an event,
+    /// tagged `userdata`, to ``OutputClock/propertyReplied(_:flag:engine:)``. Returns whether
+    /// libmpv took the question.
+    func requestFlag(_ name: String, userdata: UInt64) -> Bool {
+        guard let h = handle else { return false }
+        return mpv_get_property_async(h, userdata, name, MPV_FORMAT_FLAG) >= 0
     }
 
     /// Runs a libmpv command; returns the `playlist_entry_id` of its result, if it has one.

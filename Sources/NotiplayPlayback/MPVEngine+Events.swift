@@ -1,4 +1,4 @@
-import CMPV
+internal import CMPV
 import Dispatch
 import Logging
 
@@ -57,11 +57,7 @@ extension MPVEngine {
             state.restarted = true
             resumeSeekWaiters()
             checkOutputFallback()
-            if let capture {
-                // Only the restarts the engine waits for (a load's, a seek's) are boundaries.
-                guard awaited else { return }
-                startPacedAudio(capture)
-            }
+            guard outputClock.playbackRestarted(awaited: awaited, engine: self) else { return }
             let position = state.restartPosition
             if !state.paused && !state.playing {
                 state.playing = true
@@ -83,7 +79,7 @@ extension MPVEngine {
             guard let data = event.data else { return }
             forward(data.assumingMemoryBound(to: mpv_event_log_message.self).pointee)
 
-        case MPV_EVENT_GET_PROPERTY_REPLY where event.reply_userdata & Self.silenceQueryTag != 0:
+        case MPV_EVENT_GET_PROPERTY_REPLY:
             var flag: Bool?
             if event.error >= 0, let data = event.data {
                 let property = data.assumingMemoryBound(to: mpv_event_property.self).pointee
@@ -91,14 +87,12 @@ extension MPVEngine {
                     flag = value.assumingMemoryBound(to: Int32.self).pointee != 0
                 }
             }
-            silenceQueryAnswered(tag: event.reply_userdata, value: flag)
+            outputClock.propertyReplied(event.reply_userdata, flag: flag, engine: self)
 
         case MPV_EVENT_QUEUE_OVERFLOW:
             // Some notifications were lost: read the state afresh.
             logger.warning("libmpv event queue overflowed; refreshing state")
-            // With a paced capture, the engine alone sets `pause` (also to hold libmpv).
-            if capture == nil, let paused = flagProperty("pause") { updatePause(paused) }
-            if capture != nil, let reached = flagProperty("eof-reached") { pacedEndReached(reached) }
+            outputClock.refreshAfterOverflow(engine: self)
             if let idle = flagProperty("idle-active") { updateIdle(idle) }
 
         default:
@@ -107,11 +101,8 @@ extension MPVEngine {
     }
 
     private func endFile(_ item: PlaybackItemID, reason: mpv_end_file_reason, error: Int32) {
-        // A paced file the engine ended itself (its end was heard) is stopped in libmpv then.
-        if item == state.endedByEngine {
-            state.endedByEngine = nil
-            return
-        }
+        // A file the clock ended itself (a paced capture heard its end) is stopped in libmpv then.
+        if outputClock.takeOwnEnd(of: item) { return }
         checkOutputFallback()
         let isCurrent = item == state.current
         if isCurrent {
@@ -126,20 +117,12 @@ extension MPVEngine {
             // The last audio is still in the output's buffer: `ended` waits for `idle-active`
             // (and for a paced capture to have played it; with `keep-open` this is rare).
             state.draining = item
-            if capture != nil {
-                checkPacedDrain()
-            } else if state.idle {
-                finishDraining(except: nil)
-            }
+            checkDrain()
             queue.asyncAfter(deadline: .now() + .seconds(3)) { [weak self] in
                 guard let self, self.state.draining == item else { return }
                 self.logger.debug("no idle-active after end of file \(item); ending it anyway")
-                if self.capture != nil {
-                    self.state.idleOverdue = true
-                    self.checkPacedDrain()
-                } else {
-                    self.finishDraining(except: nil)
-                }
+                self.state.idleOverdue = true
+                self.checkDrain()
             }
         case MPV_END_FILE_REASON_ERROR:
             let failure = PlaybackFailure(mpv: error, "play")
@@ -161,6 +144,18 @@ extension MPVEngine {
         }
     }
 
+    /// Ends the file still draining once libmpv is idle (or said nothing for 3 s) and the output
+    /// played all it was given.
+    func checkDrain() {
+        guard state.draining != nil, state.idle || state.idleOverdue, outputClock.heardAll else { return }
+        finishDraining(except: nil)
+    }
+
+    /// How the file still draining ends if cut now: at its end, or stopped before it was all heard.
+    func drainingEndReason() -> EndReason {
+        outputClock.heardAll ? .endOfFile : .stopped
+    }
+
     /// Sends the `ended` event of a file whose audio finished draining, unless it is `except`.
     func finishDraining(except item: PlaybackItemID?) {
         guard let draining = state.draining, draining != item else { return }
@@ -171,24 +166,14 @@ extension MPVEngine {
     private func propertyChanged(_ property: ObservedProperty, _ change: mpv_event_property) {
         switch property {
         case .pause:
-            // With a paced capture the engine alone sets `pause`, also to hold libmpv until a
-            // restart, and `keep-open` sets it at the end: the notifications tell nothing new.
-            guard capture == nil, change.format == MPV_FORMAT_FLAG, let data = change.data else { return }
-            updatePause(data.assumingMemoryBound(to: Int32.self).pointee != 0)
+            guard change.format == MPV_FORMAT_FLAG, let data = change.data else { return }
+            outputClock.libmpvReported(.pause(data.assumingMemoryBound(to: Int32.self).pointee != 0), engine: self)
         case .idleActive:
             guard change.format == MPV_FORMAT_FLAG, let data = change.data else { return }
             updateIdle(data.assumingMemoryBound(to: Int32.self).pointee != 0)
         case .timePos:
-            // libmpv's position runs ahead of a paced capture's, which follows what was heard.
-            guard capture == nil, change.format == MPV_FORMAT_DOUBLE, let data = change.data,
-                let item = state.current, state.active, state.restarted
-            else { return }
-            let position = data.assumingMemoryBound(to: Double.self).pointee
-            if !state.playing { state.restartPosition = position }
-            let now = ContinuousClock.now
-            if state.playing, let sent = state.positionSent, now - sent < positionInterval { return }
-            state.positionSent = now
-            emit(.position(position), item: item)
+            guard change.format == MPV_FORMAT_DOUBLE, let data = change.data else { return }
+            outputClock.libmpvReported(.timePos(data.assumingMemoryBound(to: Double.self).pointee), engine: self)
         case .duration:
             guard change.format == MPV_FORMAT_DOUBLE, let data = change.data,
                 let item = state.current, state.active, state.loadedAnnounced
@@ -200,8 +185,8 @@ extension MPVEngine {
         case .currentAO:
             checkOutputFallback()
         case .eofReached:
-            guard capture != nil, change.format == MPV_FORMAT_FLAG, let data = change.data else { return }
-            pacedEndReached(data.assumingMemoryBound(to: Int32.self).pointee != 0)
+            guard change.format == MPV_FORMAT_FLAG, let data = change.data else { return }
+            outputClock.libmpvReported(.eofReached(data.assumingMemoryBound(to: Int32.self).pointee != 0), engine: self)
         }
     }
 
@@ -219,25 +204,10 @@ extension MPVEngine {
         emit(.outputFallback(using: "null"), item: nil)
     }
 
-    func updatePause(_ paused: Bool) {
-        state.paused = paused
-        guard let item = state.current, state.active else { return }
-        if paused, state.playing {
-            // The pause is in effect: `time-pos` is frozen where the audio stopped.
-            state.playing = false
-            state.restartPosition = doubleProperty("time-pos") ?? state.restartPosition
-            emit(.paused(position: state.restartPosition), item: item)
-        } else if !paused, state.restarted, !state.playing {
-            // Reading `time-pos` now would be late on an unpaced output: use where it stood.
-            state.playing = true
-            emit(.started(position: state.restartPosition), item: item)
-        }
-    }
-
     private func updateIdle(_ idle: Bool) {
         state.idle = idle
         guard idle else { return }
-        if capture != nil { checkPacedDrain() } else { finishDraining(except: nil) }
+        checkDrain()
     }
 
     private func forward(_ message: mpv_event_log_message) {

@@ -1,4 +1,4 @@
-import CMPV
+internal import CMPV
 import Dispatch
 import Logging
 
@@ -60,29 +60,22 @@ extension MPVEngine {
         ("load-unsafe-playlists", "no"),
     ]
 
-    /// The audio-output options for `output`; `fifo` is the pipe of a paced capture.
-    static func outputOptions(_ output: AudioOutput, fifo: String?) -> [(String, String)] {
+    /// The clock of `output`, with its libmpv options; a paced capture starts here (its file,
+    /// its pipe, its reader thread), paced by `pacingClock`.
+    static func makeClock(for output: AudioOutput, pacingClock: any PacingClock) throws -> any OutputClock {
         switch output {
         case .null(let untimed):
-            [("ao", "null"), ("ao-null-untimed", untimed ? "yes" : "no")]
+            LibmpvClock(libmpvOptions: [("ao", "null"), ("ao-null-untimed", untimed ? "yes" : "no")])
         case .pcm(let path):
-            [("ao", "pcm"), ("ao-pcm-file", path), ("ao-pcm-waveheader", "yes")]
+            LibmpvClock(libmpvOptions: [("ao", "pcm"), ("ao-pcm-file", path), ("ao-pcm-waveheader", "yes")])
         case .system(let untimed):
             // libmpv's own probe order on Linux, then null so that playback never fails for
             // want of a device; `current-ao` tells whether the fallback was taken.
-            [("ao", "pipewire,pulse,alsa,jack,sdl,null"), ("ao-null-untimed", untimed ? "yes" : "no")]
-        case .pacedCapture:
-            // Raw samples of a known format into the capture's pipe, so that bytes are time.
-            // (`audio-buffer` is left alone: the pcm output's soft buffer is its 65,536-sample
-            // device buffer whatever `audio-buffer` says; it can only make it larger.)
-            // `keep-open`: libmpv writes the end of a file before it is heard; the file stays
-            // loaded (paused, `eof-reached`) until the capture played it, so a pause or a seek
-            // near the end still works; the engine then stops it.
-            [
-                ("ao", "pcm"), ("ao-pcm-file", fifo ?? ""), ("ao-pcm-waveheader", "no"), ("keep-open", "yes"),
-                ("audio-format", "s16"), ("audio-samplerate", String(AudioOutput.pacedCaptureSampleRate)),
-                ("audio-channels", AudioOutput.pacedCaptureChannels == 1 ? "mono" : "stereo"),
-            ]
+            LibmpvClock(libmpvOptions: [
+                ("ao", "pipewire,pulse,alsa,jack,sdl,null"), ("ao-null-untimed", untimed ? "yes" : "no"),
+            ])
+        case .pacedCapture(let path, let temporaryFolder):
+            try PacedCaptureClock(path: path, temporaryFolder: temporaryFolder, pacingClock: pacingClock)
         }
     }
 
@@ -96,7 +89,7 @@ extension MPVEngine {
             throw PlaybackFailure(code: -1, message: "libmpv could not create a player (out of memory?)", operation: "mpv_create")
         }
         do {
-            for (name, value) in Self.baseOptions + Self.outputOptions(output, fifo: capture?.fifoPath) {
+            for (name, value) in Self.baseOptions + outputClock.libmpvOptions {
                 try PlaybackFailure.check(mpv_set_option_string(h, name, value), "option \(name)=\(value)")
             }
             try PlaybackFailure.check(mpv_initialize(h), "mpv_initialize")
@@ -142,10 +135,10 @@ extension MPVEngine {
             emit(.ended(.stopped), item: current)
         }
         state = State()
-        capture?.setMode(.muted)
+        outputClock.releaseOutput()
         mpv_terminate_destroy(h)
         handle = nil
-        capture?.finish()
+        outputClock.finish()
         finishSubscribers()
     }
 

@@ -1,4 +1,4 @@
-import CMPV
+internal import CMPV
 import Dispatch
 import Logging
 import NotiplayCore
@@ -23,14 +23,12 @@ public final class MPVEngine: PlaybackEngine, @unchecked Sendable {
     /// Where audio goes.
     public let output: AudioOutput
     let logger: Logger
-    /// The sound card of ``AudioOutput/pacedCapture(path:)``; `nil` for every other output. In
-    /// paced mode the capture, not libmpv, is the clock: positions and `ended` follow what it
-    /// played. See <doc:PlayingAudio>.
-    let capture: PacedCapture?
+    /// Who keeps time for `output`: libmpv itself, or a paced capture whose positions and
+    /// `ended` follow what it played. See <doc:PlayingAudio>.
+    let outputClock: any OutputClock
 
     private let subscribers = Mutex<Subscribers>(Subscribers())
     private let drainScheduled = Atomic<Bool>(false)
-    private let tickScheduled = Atomic<Bool>(false)
     private let wakeupBox: Unmanaged<WakeupBox>
 
     struct Subscribers {
@@ -39,7 +37,8 @@ public final class MPVEngine: PlaybackEngine, @unchecked Sendable {
         var closed = false
     }
 
-    /// The state of the current file, as the events told it.
+    /// The state of the current file, as the events told it; the same for every output (what only
+    /// a paced capture needs is its clock's).
     struct State {
         /// The newest file handed to `loadfile`.
         var current: PlaybackItemID?
@@ -55,6 +54,8 @@ public final class MPVEngine: PlaybackEngine, @unchecked Sendable {
         var draining: PlaybackItemID?
         /// libmpv's `idle-active` property.
         var idle = true
+        /// `idle-active` did not come within 3 s of the end of `draining`.
+        var idleOverdue = false
         /// Where audio resumes after the next `PLAYBACK_RESTART`: the load's start or a seek target.
         /// Reading `time-pos` at that moment would be late in untimed runs.
         var restartPosition = 0.0
@@ -67,27 +68,6 @@ public final class MPVEngine: PlaybackEngine, @unchecked Sendable {
         var fallbackAnnounced = false
         /// When the last `position` event went out.
         var positionSent: ContinuousClock.Instant?
-        /// Paced capture: the position at the last boundary (a load's or a seek's restart) and
-        /// the bytes the capture had played then; the position now follows what it played since.
-        var positionBase = 0.0
-        var playedBase: Int64 = 0
-        /// Paced capture: `idle-active` did not come within 3 s of the end of `draining`.
-        var idleOverdue = false
-        /// Paced capture: libmpv wrote the whole file (`eof-reached`, with `keep-open`).
-        var eofReached = false
-        /// Paced capture: libmpv's output was reloaded at the end, which pushes out its last bytes.
-        var endFlushed = false
-        /// Paced capture: how many times libmpv was held for a restart (tags the questions of
-        /// `checkSilence`), and how many of those questions are unanswered.
-        var holds: UInt64 = 0
-        var silenceQueries = 0
-        /// Paced capture, paused: libmpv stands exactly where the listener stopped (it has been
-        /// paused since a restart), so playing needs no seek back.
-        var aligned = false
-        /// Paced capture, paused: where the listener stopped.
-        var resumePosition = 0.0
-        /// Paced capture: the file the engine ended itself, whose libmpv `END_FILE` is not news.
-        var endedByEngine: PlaybackItemID?
     }
 
     /// While audio plays, `position` events go out at most this often (libmpv reports a new
@@ -109,35 +89,27 @@ public final class MPVEngine: PlaybackEngine, @unchecked Sendable {
         try self.init(output: output, logger: logger, positionInterval: positionInterval, pacingClock: MonotonicPacingClock())
     }
 
-    /// A player whose ``AudioOutput/pacedCapture(path:)`` paces itself by `pacingClock` (tests
-    /// give it a clock that moves only when they move it).
+    /// A player whose ``AudioOutput/pacedCapture(path:temporaryFolder:)`` paces itself by
+    /// `pacingClock` (tests give it a clock that moves only when they move it).
     init(output: AudioOutput, logger: Logger, positionInterval: Duration, pacingClock: any PacingClock) throws {
         self.output = output
         self.positionInterval = positionInterval
         self.logger = logger
-        if case .pacedCapture(let path) = output {
-            capture = try PacedCapture(
-                path: path, sampleRate: AudioOutput.pacedCaptureSampleRate, channels: AudioOutput.pacedCaptureChannels,
-                clock: pacingClock)
-        } else {
-            capture = nil
-        }
+        outputClock = try Self.makeClock(for: output, pacingClock: pacingClock)
         let box = WakeupBox()
         wakeupBox = Unmanaged.passRetained(box)
         do {
             try queue.sync { try self.start() }
         } catch {
             wakeupBox.release()
-            capture?.finish()
+            outputClock.finish()
             throw error
         }
         box.engine = self
         if let handle {
             queue.sync { mpv_set_wakeup_callback(handle, mpvWakeup, wakeupBox.toOpaque()) }
         }
-        capture?.setNotify(interval: min(positionInterval / 4, .milliseconds(50))) { [weak self] in
-            self?.schedulePacedTick()
-        }
+        outputClock.attach(to: self)
         // Events queued before the callback existed (initial property values) woke nobody.
         scheduleDrain()
     }
@@ -146,17 +118,17 @@ public final class MPVEngine: PlaybackEngine, @unchecked Sendable {
         // No queue work can be pending: every block on `queue` holds a strong reference.
         if let handle {
             mpv_set_wakeup_callback(handle, nil, nil)
-            // A write blocked on the capture's pipe must end for libmpv to close its output.
-            capture?.setMode(.muted)
+            outputClock.releaseOutput()
             mpv_terminate_destroy(handle)
         }
-        capture?.finish()
+        outputClock.finish()
         wakeupBox.release()
         finishSubscribers()
     }
 
-    /// Seconds heard through ``AudioOutput/pacedCapture(path:)``; `nil` for other outputs.
-    public var heardSeconds: Double? { capture?.heardSeconds }
+    /// Seconds heard through ``AudioOutput/pacedCapture(path:temporaryFolder:)``; `nil` for other
+    /// outputs.
+    public var heardSeconds: Double? { outputClock.heardSeconds }
 
     // MARK: Events out
 
@@ -195,15 +167,6 @@ public final class MPVEngine: PlaybackEngine, @unchecked Sendable {
     }
 
     // MARK: Wakeup
-
-    /// Called from the capture's reader thread: schedules one paced tick on `queue`.
-    func schedulePacedTick() {
-        guard !tickScheduled.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        queue.async {
-            self.tickScheduled.store(false, ordering: .releasing)
-            self.pacedTick()
-        }
-    }
 
     /// Called from libmpv's thread: schedules one drain of the event queue.
     func scheduleDrain() {

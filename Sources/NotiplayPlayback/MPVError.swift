@@ -1,4 +1,4 @@
-import CMPV
+internal import CMPV
 
 extension PlaybackFailure {
     /// A failure for libmpv status `code` from `operation`.

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-@preconcurrency import Glibc
+@preconcurrency internal import Glibc
 #endif
 import Synchronization
 
@@ -41,14 +41,14 @@ final class PacedCapture: @unchecked Sendable {
     let path: String
 
     private let folder: String
-    private let pipeFD: Int32
+    let pipeFD: Int32
     private let keepAliveFD: Int32
-    private let fileFD: Int32
-    private let wakeReadFD: Int32
+    let fileFD: Int32
+    let wakeReadFD: Int32
     private let wakeWriteFD: Int32
-    private let shared: Mutex<Shared>
-    private let clock: any PacingClock
-    private let played = Atomic<Int64>(0)
+    let shared: Mutex<Shared>
+    let clock: any PacingClock
+    let played = Atomic<Int64>(0)
     private let threadState = Mutex<ThreadState>(ThreadState())
 
     private struct ThreadState {
@@ -56,7 +56,7 @@ final class PacedCapture: @unchecked Sendable {
         var finished = false
     }
 
-    private struct Shared {
+    struct Shared {
         var mode: Mode = .muted
         /// The first bytes of a frame whose rest is still to come (fewer than `frameBytes`).
         var carry: [UInt8] = []
@@ -70,12 +70,13 @@ final class PacedCapture: @unchecked Sendable {
         var written: Int64 = 0
     }
 
-    /// Opens (creates or truncates) the WAV file at `path`, makes the pipe in a new private
-    /// temporary folder and starts the reader thread, muted. The reader paces itself by `clock`.
+    /// Opens (creates or truncates) the WAV file at `path`, makes the pipe in a new private folder
+    /// in `temporaryFolder` and starts the reader thread, muted. The reader paces itself by `clock`.
     /// - Throws: ``PlaybackFailure`` (``PlaybackFailure/captureFailed``) if the file cannot be
     ///   written, or the folder, the pipe or the thread cannot be made.
     init(
-        path: String, sampleRate: Int, channels: Int, clock: any PacingClock = MonotonicPacingClock()
+        path: String, sampleRate: Int, channels: Int, temporaryFolder: String,
+        clock: any PacingClock = MonotonicPacingClock()
     ) throws(PlaybackFailure) {
         self.path = path
         self.clock = clock
@@ -93,11 +94,10 @@ final class PacedCapture: @unchecked Sendable {
             return Self.failure(what, errno: code)
         }
 
-        let base = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array("\(base)/notiplay-capture-XXXXXX".utf8CString)
+        var template = Array("\(temporaryFolder)/notiplay-capture-XXXXXX".utf8CString)
         // mkdtemp makes the folder with mode 0700: no one else can open the pipe.
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw fail("cannot make a private temporary folder in \(base) for the audio pipe", errno)
+            throw fail("cannot make a private temporary folder in \(temporaryFolder) for the audio pipe", errno)
         }
         let folder = String(cString: made)
         undo.append { rmdir(folder) }
@@ -122,7 +122,7 @@ final class PacedCapture: @unchecked Sendable {
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         }
-        let header = Self.waveHeader(dataBytes: 0, sampleRate: sampleRate, channels: channels)
+        let header = WAVHeader.bytes(dataBytes: 0, sampleRate: sampleRate, channels: channels)
         guard Self.writeAll(file, header) else { throw fail("cannot write the audio capture file \(path)", errno) }
 
         self.folder = folder
@@ -208,7 +208,7 @@ final class PacedCapture: @unchecked Sendable {
         wake()
         pthread_join(thread, nil)
         let written = shared.withLock { $0.written }
-        let header = Self.waveHeader(dataBytes: Int(written), sampleRate: sampleRate, channels: channels)
+        let header = WAVHeader.bytes(dataBytes: Int(written), sampleRate: sampleRate, channels: channels)
         _ = header.withUnsafeBytes { pwrite(fileFD, $0.baseAddress, $0.count, 0) }
         close(fileFD)
         close(pipeFD)
@@ -224,140 +224,13 @@ final class PacedCapture: @unchecked Sendable {
         _ = write(wakeWriteFD, &byte, 1)
     }
 
-    // MARK: The reader thread
-
-    /// What the reader waits for after a turn: its wakeup pipe always, the audio pipe when
-    /// `data`, and at most `nanoseconds` (`nil`: no limit).
-    private struct Wait {
-        var data: Bool
-        var nanoseconds: Int64? = nil
-    }
-
-    /// The most a muted turn reads while holding the lock.
-    private static let mutedTurnLimit = 1 << 20
-
-    fileprivate func run() {
-        let scratchSize = 1 << 16
-        let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: scratchSize, alignment: 8)
-        defer { scratch.deallocate() }
-        let blockNanoseconds = Int64(blockBytes) * 1_000_000_000 / Int64(bytesPerSecond)
-        // When the audio ran out while playing: the gap until more comes is silence, and earns
-        // the clock no credit.
-        var dryAt: Int64?
-        var lastNotify: Int64 = 0
-        while true {
-            let now = clock.now()
-            var toWrite = 0
-            var stop = false
-            var ranOut = false
-            var notify: (@Sendable () -> Void)?
-            var notifyInterval: Int64 = 0
-            let wait: Wait = shared.withLock { s in
-                if s.stopping {
-                    stop = true
-                    return Wait(data: false)
-                }
-                notify = s.notify
-                notifyInterval = s.notifyInterval
-                guard s.mode == .playing else {
-                    dryAt = nil
-                    dropAvailable(&s, limit: Self.mutedTurnLimit)
-                    return Wait(data: true)
-                }
-                if let since = dryAt {
-                    guard s.carry.count + Self.pending(pipeFD) >= frameBytes else { return Wait(data: true) }
-                    s.anchor += now - since
-                    dryAt = nil
-                }
-                // Real time allows `due` bytes since the anchor; one block more may be read ahead.
-                let due = Int64((Double(now - s.anchor) * Double(bytesPerSecond) / 1e9).rounded(.down))
-                let done = played.load(ordering: .relaxed) - s.anchorPlayed
-                var allowed = Int(min(due - done + Int64(blockBytes), Int64(scratchSize)))
-                allowed -= allowed % frameBytes
-                guard allowed >= blockBytes else {
-                    let missing = Int64(blockBytes - max(0, allowed))
-                    return Wait(data: false, nanoseconds: missing * 1_000_000_000 / Int64(bytesPerSecond))
-                }
-                let carried = s.carry.count
-                if carried > 0 { s.carry.withUnsafeBytes { scratch.copyMemory(from: $0) } }
-                var got = carried
-                let n = read(pipeFD, scratch.baseAddress! + carried, allowed - carried)
-                if n > 0 { got += n }
-                let whole = got - got % frameBytes
-                s.carry = Array(UnsafeRawBufferPointer(rebasing: scratch[whole..<got]))
-                toWrite = whole
-                played.wrappingAdd(Int64(whole), ordering: .releasing)
-                if whole < allowed {
-                    dryAt = now
-                    ranOut = true
-                    return Wait(data: true)
-                }
-                return Wait(data: false, nanoseconds: blockNanoseconds)
-            }
-            if toWrite > 0 { writeToFile(UnsafeRawBufferPointer(rebasing: scratch[0..<toWrite])) }
-            if stop { break }
-            if let notify {
-                if ranOut || (toWrite > 0 && now - lastNotify >= notifyInterval) {
-                    lastNotify = now
-                    notify()
-                }
-            }
-            sleep(until: wait, turnBegan: now)
-        }
-    }
-
-    /// Reads and throws away what the pipe holds (up to `limit` bytes), in whole frames: the first
-    /// bytes of a frame still being written stay in `carry`. Called with the lock held.
-    private func dropAvailable(_ s: inout Shared, limit: Int) {
-        let frame = frameBytes
-        var total = 0
-        withUnsafeTemporaryAllocation(byteCount: 1 << 16, alignment: 8) { buffer in
-            var kept = s.carry.count
-            if kept > 0 { s.carry.withUnsafeBytes { buffer.copyMemory(from: $0) } }
-            while total < limit {
-                let n = read(pipeFD, buffer.baseAddress! + kept, buffer.count - kept)
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { break }
-                total += n
-                let end = kept + n
-                kept = end % frame
-                if kept > 0 { buffer.baseAddress!.copyMemory(from: buffer.baseAddress! + (end - kept), byteCount: kept) }
-            }
-            s.carry = Array(UnsafeRawBufferPointer(rebasing: buffer[0..<kept]))
-        }
-    }
-
-    private func writeToFile(_ bytes: UnsafeRawBufferPointer) {
-        var offset = 0
-        while offset < bytes.count {
-            let n = write(fileFD, bytes.baseAddress! + offset, bytes.count - offset)
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { break }
-            offset += n
-        }
-        // Only whole frames count: a short write (a full disk) leaves the WAV file consistent.
-        let whole = offset - offset % frameBytes
-        if whole < offset { _ = ftruncate(fileFD, off_t(44 + shared.withLock { $0.written } + Int64(whole))) }
-        shared.withLock { $0.written += Int64(whole) }
-    }
-
-    private func sleep(until wait: Wait, turnBegan: Int64) {
-        var fds = [pollfd(fd: wakeReadFD, events: Int16(POLLIN), revents: 0)]
-        if wait.data { fds.append(pollfd(fd: pipeFD, events: Int16(POLLIN), revents: 0)) }
-        clock.wait(&fds, until: wait.nanoseconds.map { turnBegan + $0 }, turnBegan: turnBegan)
-        if fds[0].revents != 0 {
-            var buffer = (UInt64(0), UInt64(0))
-            _ = withUnsafeMutableBytes(of: &buffer) { read(wakeReadFD, $0.baseAddress, $0.count) }
-        }
-    }
-
     // MARK: Helpers
 
     /// `F_SETPIPE_SZ` (Linux), which Glibc's Swift module does not export.
     private static let setPipeSize: Int32 = 1031
 
     /// Bytes waiting in a pipe.
-    private static func pending(_ fd: Int32) -> Int {
+    static func pending(_ fd: Int32) -> Int {
         var count: Int32 = 0
         return ioctl(fd, UInt(FIONREAD), &count) == 0 ? Int(count) : 0
     }
@@ -379,26 +252,4 @@ final class PacedCapture: @unchecked Sendable {
             return true
         }
     }
-
-    /// The 44-byte RIFF/WAVE header of 16-bit integer PCM with `dataBytes` of samples.
-    static func waveHeader(dataBytes: Int, sampleRate: Int, channels: Int) -> [UInt8] {
-        let data = UInt32(clamping: min(dataBytes, Int(UInt32.max) - 36))
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(44)
-        func tag(_ text: String) { bytes += Array(text.utf8) }
-        func u16(_ value: Int) { bytes += [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF)] }
-        func u32(_ value: UInt32) { bytes += (0..<4).map { UInt8(value >> (8 * $0) & 0xFF) } }
-        tag("RIFF"); u32(36 + data); tag("WAVE")
-        tag("fmt "); u32(16); u16(1); u16(channels); u32(UInt32(sampleRate))
-        u32(UInt32(sampleRate * channels * 2)); u16(channels * 2); u16(16)
-        tag("data"); u32(data)
-        return bytes
-    }
-}
-
-private func runPacedCaptureReader(_ context: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
-    guard let context else { return nil }
-    let capture = Unmanaged<PacedCapture>.fromOpaque(context).takeRetainedValue()
-    capture.run()
-    return nil
 }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-@preconcurrency import Glibc
+@preconcurrency internal import Glibc
 #endif
 
 /// The clock a ``PacedCapture``'s reader paces itself by, and the wait it makes between turns.

@@ -27,11 +27,14 @@ public enum AudioOutput: Sendable, Equatable {
     /// heard. ``PlaybackEngine/heardSeconds`` tells how much so far. The file is created (or
     /// truncated) when the engine starts and holds a complete WAV header once the engine is shut
     /// down. Its folder must exist and be writable.
-    case pacedCapture(path: String)
+    ///
+    /// The audio reaches the capture through a named pipe, in a private folder the engine makes
+    /// in `temporaryFolder` (a command line passes its `TMPDIR`) and removes at shutdown.
+    case pacedCapture(path: String, temporaryFolder: String = "/tmp")
 
-    /// The sample rate of a ``pacedCapture(path:)`` file, in hertz.
+    /// The sample rate of a ``pacedCapture(path:temporaryFolder:)`` file, in hertz.
     public static let pacedCaptureSampleRate = 44_100
-    /// The channels of a ``pacedCapture(path:)`` file. A mono file is heard on both, 3 dB
+    /// The channels of a ``pacedCapture(path:temporaryFolder:)`` file. A mono file is heard on both, 3 dB
     /// quieter (libmpv's upmix).
     public static let pacedCaptureChannels = 2
 }
@@ -77,7 +80,7 @@ public struct PlaybackFailure: Error, Sendable, Equatable, CustomStringConvertib
     public static let loadingFailed: Int32 = -13
     /// `MPV_ERROR_NOTHING_TO_PLAY`: the file has no audio track.
     public static let nothingToPlay: Int32 = -16
-    /// Not libmpv's: the ``AudioOutput/pacedCapture(path:)`` output could not be set up (its file,
+    /// Not libmpv's: the ``AudioOutput/pacedCapture(path:temporaryFolder:)`` output could not be set up (its file,
     /// its pipe or its thread); the message tells which and why.
     public static let captureFailed: Int32 = -1003
 
@@ -154,7 +157,7 @@ public protocol PlaybackEngine: AnyObject, Sendable {
     /// The current position in seconds, or `nil` when nothing is loaded.
     func position() async -> Double?
     /// Seconds of audio a listener has heard so far, over every file this engine played, or `nil`
-    /// when the output does not tell (only ``AudioOutput/pacedCapture(path:)`` does). Pauses,
+    /// when the output does not tell (only ``AudioOutput/pacedCapture(path:temporaryFolder:)`` does). Pauses,
     /// seeks and stops are taken into account: it grows in real time while audio plays, and only
     /// then. Readable from any thread, at any time, also after shutdown.
     var heardSeconds: Double? { get }

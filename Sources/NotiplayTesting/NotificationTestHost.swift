@@ -18,8 +18,9 @@ public enum TestAudio: Sendable, Equatable {
     case realTime
     /// In real time, as through a sound card, with what a listener heard written to a WAV file at
     /// `path` (libmpv's `pcm` output paced by notiplay): ``NotificationTestHost/heardSeconds()``
-    /// tells how much, pauses and waits included.
-    case capture(path: String)
+    /// tells how much, pauses and waits included. The audio's pipe lives in a private folder made in
+    /// `temporaryFolder`.
+    case capture(path: String, temporaryFolder: String = "/tmp")
 }
 
 /// A test failure of a ``NotificationTestHost`` call: what was expected, and the last events.
@@ -128,7 +129,7 @@ public final class NotificationTestHost {
             switch audio {
             case .untimed: .null(untimed: true)
             case .realTime: .null(untimed: false)
-            case .capture(let path): .pacedCapture(path: path)
+            case .capture(let path, let temporaryFolder): .pacedCapture(path: path, temporaryFolder: temporaryFolder)
             }
         do {
             engine = try MPVEngine(output: output)
@@ -294,7 +295,7 @@ public final class NotificationTestHost {
         return 0
     }
 
-    /// The seconds of audio heard so far through the capture (``TestAudio/capture(path:)``):
+    /// The seconds of audio heard so far through the capture (``TestAudio/capture(path:temporaryFolder:)``):
     /// what a listener would have heard, given the waits and pauses. The WAV file is complete once
     /// the host is closed.
     public func heardSeconds() async throws(TestHostFailure) -> Double {

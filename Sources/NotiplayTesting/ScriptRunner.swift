@@ -241,7 +241,7 @@ final class ScriptExecution {
                 throw StepFailure("cannot make a folder for the audio capture: \(error)")
             }
             scratch = folder
-            audio = .capture(path: folder + "/heard.wav")
+            audio = .capture(path: folder + "/heard.wav", temporaryFolder: folder)
         } else {
             audio = runner.untimed ? .untimed : .realTime
         }

@@ -19,8 +19,11 @@ struct PacedCaptureReaderTests {
     static let bytesPerSecond = rate * frameBytes
 
     func makeCapture(_ clock: VirtualPacingClock) throws -> (PacedCapture, String) {
-        let path = try TestMedia.scratch().appendingPathComponent("heard.wav").path
-        return (try PacedCapture(path: path, sampleRate: Self.rate, channels: 2, clock: clock), path)
+        let folder = try TestMedia.scratch()
+        let path = folder.appendingPathComponent("heard.wav").path
+        let capture = try PacedCapture(
+            path: path, sampleRate: Self.rate, channels: 2, temporaryFolder: folder.path, clock: clock)
+        return (capture, path)
     }
 
     /// The bytes real time allows `nanoseconds` after the capture began to play (as it counts).
@@ -150,8 +153,9 @@ extension RealTime {
         /// writer looks only when the pipe has room, seldom at the reader's largest lead; the
         /// virtual-clock tests check the lead exactly.)
         @Test func readsInRealTimeByTheMonotonicClock() async throws {
-            let path = try TestMedia.scratch().appendingPathComponent("heard.wav").path
-            let capture = try PacedCapture(path: path, sampleRate: 44_100, channels: 2)
+            let folder = try TestMedia.scratch()
+            let path = folder.appendingPathComponent("heard.wav").path
+            let capture = try PacedCapture(path: path, sampleRate: 44_100, channels: 2, temporaryFolder: folder.path)
             let total = Self.bytesPerSecond
             capture.setMode(.playing)
             let writer = CaptureWriter(fifo: capture.fifoPath, capture: capture, parts: [.bytes(total)])

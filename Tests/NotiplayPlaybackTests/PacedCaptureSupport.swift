@@ -50,15 +50,32 @@ enum PacedMedia {
             positionInterval: .milliseconds(250), pacingClock: clock)
     }
 
-    /// Plays `name` to its end without a pause, into a capture of its own (on a virtual clock
-    /// moved on as far as the file lasts, at once).
-    static func straightCapture(_ name: String) async throws -> WAVFile {
+    /// A paced engine on a virtual clock that captures into a scratch WAV file at `out`, with a
+    /// cursor on its events from its start.
+    static func rig() throws -> (out: String, clock: VirtualPacingClock, engine: MPVEngine, events: EventCursor) {
         let out = try scratchWAV()
         let clock = VirtualPacingClock()
         let engine = try engine(out, clock: clock)
-        var events = EventCursor(engine)
+        return (out, clock, engine, EventCursor(engine))
+    }
+
+    /// A ``rig()`` playing `name` from its start: loaded, and its audio started (the clock has
+    /// not moved yet).
+    static func playing(_ name: String) async throws -> (
+        out: String, clock: VirtualPacingClock, engine: MPVEngine, item: PlaybackItemID, events: EventCursor
+    ) {
+        let (out, clock, engine, cursor) = try rig()
+        var events = cursor
         let item = try await engine.load(try file(name), options: PlaybackOptions())
         try await events.next { $0.item == item && $0.kind.isStarted }
+        return (out, clock, engine, item, events)
+    }
+
+    /// Plays `name` to its end without a pause, into a capture of its own (on a virtual clock
+    /// moved on as far as the file lasts, at once).
+    static func straightCapture(_ name: String) async throws -> WAVFile {
+        let (out, clock, engine, item, started) = try await playing(name)
+        var events = started
         try await clock.playOut()
         let reason = try await events.end(of: item)
         await engine.shutdown()
@@ -70,6 +87,20 @@ enum PacedMedia {
     static func firstDifference(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Int? {
         for (offset, pair) in zip(a, b).enumerated() where pair.0 != pair.1 { return offset }
         return a.count == b.count ? nil : min(a.count, b.count)
+    }
+}
+
+extension MPVEngine {
+    /// The paced capture's clock; `nil` for other outputs.
+    var pacedClock: PacedCaptureClock? { outputClock as? PacedCaptureClock }
+
+    /// The paced capture; `nil` for other outputs.
+    var capture: PacedCapture? { pacedClock?.capture }
+
+    /// The bytes the capture had played at the last boundary (a load's or a seek's restart):
+    /// what had been heard when the current audio began.
+    func playedAtLastRestart() async throws -> Int64 {
+        try #require(try await onQueue { self.pacedClock?.state.playedBase })
     }
 }
 

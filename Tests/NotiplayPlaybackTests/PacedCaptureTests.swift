@@ -21,12 +21,8 @@ extension RealEngine {
         }
 
         @Test func aFilePlayedToItsEndIsHeardWhole() async throws {
-            let out = try Media.scratchWAV()
-            let clock = VirtualPacingClock()
-            let engine = try Media.engine(out, clock: clock)
-            var events = EventCursor(engine)
-            let item = try await engine.load(try Media.file("tone-1s.wav"), options: PlaybackOptions())
-            try await events.next { $0.item == item && $0.kind.isStarted }
+            let (out, clock, engine, item, started) = try await Media.playing("tone-1s.wav")
+            var events = started
             // Nothing ends before its last sound: at 0.9 s the file is still loaded and playing.
             // (Not later: in its last 50 ms libmpv has finished writing, and the engine's queue
             // waits, in real time for a few milliseconds, here until the clock moves, for the end
@@ -59,9 +55,12 @@ extension RealEngine {
         }
 
         @Test func thePipeIsInAPrivateFolder() async throws {
-            let engine = try MPVEngine(output: .pacedCapture(path: try Media.scratchWAV()))
+            let temporary = try TestMedia.scratch().path
+            let engine = try MPVEngine(output: .pacedCapture(path: try Media.scratchWAV(), temporaryFolder: temporary))
             let fifo = try #require(engine.capture?.fifoPath)
             let folder = (fifo as NSString).deletingLastPathComponent
+            // In the temporary folder the engine was given.
+            #expect((folder as NSString).deletingLastPathComponent == temporary)
             let folderMode = try #require(try FileManager.default.attributesOfItem(atPath: folder)[.posixPermissions] as? Int)
             #expect(folderMode & 0o777 == 0o700)
             var info = stat()
@@ -76,12 +75,8 @@ extension RealEngine {
         @Test(arguments: [(PacedMedia.shortTone, PacedMedia.shortToneFrames, 0.3), ("chime.wav", 88_200, 0.5)])
         func aPauseStopsWhatIsHeard(name: String, frames: Int, pauseAfter: Double) async throws {
             async let reference = Media.straightCapture(name)
-            let out = try Media.scratchWAV()
-            let clock = VirtualPacingClock()
-            let engine = try Media.engine(out, clock: clock)
-            var events = EventCursor(engine)
-            let item = try await engine.load(try Media.file(name), options: PlaybackOptions())
-            try await events.next { $0.item == item && $0.kind.isStarted }
+            let (out, clock, engine, item, started) = try await Media.playing(name)
+            var events = started
             try await clock.play(pauseAfter)
 
             let heardBeforePause = try #require(engine.heardSeconds)
@@ -131,19 +126,15 @@ extension RealEngine {
         ])
         func aSeekWhilePlayingHearsTheRestFromTheTarget(name: String, length: Double, target: Double) async throws {
             async let reference = Media.straightCapture(name)
-            let out = try Media.scratchWAV()
-            let clock = VirtualPacingClock()
-            let engine = try Media.engine(out, clock: clock)
-            var events = EventCursor(engine)
-            let item = try await engine.load(try Media.file(name), options: PlaybackOptions())
-            try await events.next { $0.item == item && $0.kind.isStarted }
+            let (out, clock, engine, item, started) = try await Media.playing(name)
+            var events = started
             try await clock.play(0.4)
 
             let before = try #require(engine.heardSeconds)
             try await engine.seek(to: target)
             // What had been heard when the audio from the target began (the engine counts from there):
             // nothing more than before the seek, the clock standing still.
-            let after = Double(try await engine.onQueue { engine.state.playedBase }) / Media.bytesPerSecond
+            let after = Double(try await engine.playedAtLastRestart()) / Media.bytesPerSecond
             #expect(after == before, "heard \(after - before) s during the seek")
             // The engine reports the target at the restart, and counts from it.
             try await events.next { $0.item == item && $0.kind == .position(target) }
@@ -179,12 +170,8 @@ extension RealEngine {
         }
 
         @Test func stopWhilePlayingEndsAtOnceAndKeepsWhatWasHeard() async throws {
-            let out = try Media.scratchWAV()
-            let clock = VirtualPacingClock()
-            let engine = try Media.engine(out, clock: clock)
-            var events = EventCursor(engine)
-            let item = try await engine.load(try Media.file("voice-memo.ogg"), options: PlaybackOptions())
-            try await events.next { $0.item == item && $0.kind.isStarted }
+            let (out, clock, engine, item, started) = try await Media.playing("voice-memo.ogg")
+            var events = started
             try await clock.play(0.5)
 
             let before = try #require(engine.heardSeconds)
@@ -202,12 +189,8 @@ extension RealEngine {
         }
 
         @Test func loadingAnotherFileWhilePlayingReplacesItAtOnce() async throws {
-            let out = try Media.scratchWAV()
-            let clock = VirtualPacingClock()
-            let engine = try Media.engine(out, clock: clock)
-            var events = EventCursor(engine)
-            let first = try await engine.load(try Media.file("voice-memo.ogg"), options: PlaybackOptions())
-            try await events.next { $0.item == first && $0.kind.isStarted }
+            let (out, clock, engine, first, started) = try await Media.playing("voice-memo.ogg")
+            var events = started
             try await clock.play(0.5)
             let heardAtLoad = try #require(engine.heardSeconds)
 
@@ -215,7 +198,7 @@ extension RealEngine {
             #expect(try await events.end(of: first) == .stopped)
             try await events.next { $0.item == second && $0.kind == .started(position: 0) }
             // What had been heard of the first file when the second began: nothing after the load.
-            let heardOfFirst = Double(try await engine.onQueue { engine.state.playedBase }) / Media.bytesPerSecond
+            let heardOfFirst = Double(try await engine.playedAtLastRestart()) / Media.bytesPerSecond
             #expect(heardOfFirst == heardAtLoad)
             try await clock.play(0.5)
             expectHeard(try #require(engine.heardSeconds) - heardOfFirst, after: 0.5)
@@ -229,12 +212,8 @@ extension RealEngine {
         }
 
         @Test func shutdownWhilePlayingLeavesAValidFile() async throws {
-            let out = try Media.scratchWAV()
-            let clock = VirtualPacingClock()
-            let engine = try Media.engine(out, clock: clock)
-            var events = EventCursor(engine)
-            let item = try await engine.load(try Media.file("voice-memo.m4a"), options: PlaybackOptions())
-            try await events.next { $0.item == item && $0.kind.isStarted }
+            let (out, clock, engine, item, started) = try await Media.playing("voice-memo.m4a")
+            var events = started
             try await clock.play(0.5)
 
             let before = try #require(engine.heardSeconds)
@@ -250,10 +229,8 @@ extension RealEngine {
         }
 
         @Test func filesInARowAreEachHeardWhole() async throws {
-            let out = try Media.scratchWAV()
-            let clock = VirtualPacingClock()
-            let engine = try Media.engine(out, clock: clock)
-            var events = EventCursor(engine)
+            let (out, clock, engine, cursor) = try Media.rig()
+            var events = cursor
             for name in ["tone-1s.wav", "chime.ogg", "tone-1s.wav"] {
                 let heardBefore = try #require(engine.heardSeconds)
                 let item = try await engine.load(try Media.file(name), options: PlaybackOptions())
@@ -270,10 +247,8 @@ extension RealEngine {
         }
 
         @Test func aFileLoadedPausedIsHeardOnlyAfterPlay() async throws {
-            let out = try Media.scratchWAV()
-            let clock = VirtualPacingClock()
-            let engine = try Media.engine(out, clock: clock)
-            var events = EventCursor(engine)
+            let (out, clock, engine, cursor) = try Media.rig()
+            var events = cursor
             let item = try await engine.load(try Media.file("tone-1s.wav"), options: PlaybackOptions(startPaused: true))
             try await events.next { $0.item == item && $0.kind == .position(0) }
             clock.advance(by: 0.3)

@@ -9,12 +9,13 @@ import NotiplayCore
 /// ALSA and PipeWire write straight to file descriptor 2, whatever libmpv's own settings say.
 /// ``install(logger:)`` points descriptor 2 at a pipe whose lines go to a logger at debug level,
 /// and moves ``Diagnostics`` to a copy of the original standard error, so notiplay's own
-/// messages still reach the user. Call it once, before creating an engine.
-public enum NativeStderrCapture {
+/// messages still reach the user. Call it once, before creating an engine. Only the command line
+/// does: it alone may take descriptor 2 from the process.
+enum NativeStderrCapture {
     /// Redirects descriptor 2 into `logger`. Returns `false` (and changes nothing) if the
     /// descriptors cannot be set up.
     @discardableResult
-    public static func install(logger: Logger) -> Bool {
+    static func install(logger: Logger) -> Bool {
         let saved = fcntl(2, F_DUPFD_CLOEXEC, 3)
         guard saved >= 0 else { return false }
         var fds: [Int32] = [0, 0]
