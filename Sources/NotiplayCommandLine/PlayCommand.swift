@@ -1,7 +1,8 @@
-import Dispatch
 import Logging
 import NotiplayCore
 import NotiplayPlayback
+import NotiplayTerminal
+import NotiplayViews
 import Synchronization
 
 #if canImport(Glibc)
@@ -39,7 +40,8 @@ enum PlayCommand {
         }
         let audioFile = try AudioFileValidator().validate(arguments.positionals[0])
         let engine = try audio.startEngine(untimed: arguments.flag("untimed"))
-        let reporter = PlayReporter(file: audioFile, clock: clock, jsonl: jsonl, statusLine: !jsonl && isatty(1) == 1)
+        let reporter = PlayReporter(file: audioFile, clock: clock, jsonl: jsonl, statusLine: !jsonl && isatty(1) == 1,
+            environment: processEnvironment)
         let interrupts = InterruptWatch { Task { try? await engine.stop() } }
 
         let reason = try await engine.playToEnd(audioFile) { reporter.handle($0) }
@@ -51,7 +53,7 @@ enum PlayCommand {
         case .endOfFile:
             return
         case .stopped:
-            throw CommandExit(status: interrupts.fired ? 130 : 1)
+            throw CommandExit(status: interrupts.fired.map { 128 + $0 } ?? 1)
         case .failed(let failure):
             throw Self.error(for: failure, file: audioFile)
         }
@@ -81,10 +83,13 @@ final class PlayReporter {
     private var playing = false
     private var ended = false
     private var lastStatus = ""
-    private let glyphs = Glyphs.current
+    private let glyphs: GlyphSet
+    private let environment: [String: String]
 
-    init(file: AudioFile, clock: EventClock, jsonl: Bool, statusLine: Bool) {
+    init(file: AudioFile, clock: EventClock, jsonl: Bool, statusLine: Bool, environment: [String: String]) {
         self.file = file
+        self.environment = environment
+        glyphs = GlyphSet.detect(environment: environment)
         self.clock = clock
         self.jsonl = jsonl
         self.statusLine = statusLine
@@ -139,9 +144,9 @@ final class PlayReporter {
     private func drawStatus() {
         guard statusLine else { return }
         let total = duration.map(Self.clock) ?? "-:--"
-        let glyph = ended ? glyphs.ended : playing ? glyphs.playing : glyphs.paused
+        let glyph = ended ? glyphs.stopped : playing ? glyphs.play : glyphs.pause
         var text = "\(glyph) \(Self.clock(position)) / \(total)  \(file.displayName)"
-        let width = terminalColumns()
+        let width = TerminalSize.current(fd: 1, environment: environment)?.columns ?? 80
         if text.count >= width { text = String(text.prefix(max(1, width - 2))) + glyphs.ellipsis }
         guard text != lastStatus else { return }
         lastStatus = text
@@ -154,71 +159,4 @@ final class PlayReporter {
         let s = tenths / 10 % 60
         return "\(tenths / 600):\(s < 10 ? "0" : "")\(s).\(tenths % 10)"
     }
-
-    private func terminalColumns() -> Int {
-        var size = winsize()
-        if ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
-        return 80
-    }
-}
-
-/// The few glyphs the status line uses, with plain fallbacks when the locale is not UTF-8.
-struct Glyphs {
-    let playing: String
-    let paused: String
-    let ended: String
-    let ellipsis: String
-
-    static var current: Glyphs {
-        var locale = ""
-        for name in ["LC_ALL", "LC_CTYPE", "LANG"] {
-            if let value = getenv(name), value.pointee != 0 {
-                locale = String(cString: value)
-                break
-            }
-        }
-        let utf8 = locale.lowercased().filter { $0 != "-" }.contains("utf8")
-        return utf8 ? Glyphs(playing: "▶", paused: "⏸", ended: "■", ellipsis: "…")
-            : Glyphs(playing: ">", paused: "||", ended: "[]", ellipsis: "...")
-    }
-}
-
-/// Runs a handler once on SIGINT, SIGTERM or SIGHUP instead of dying, so that the audio
-/// capture and the status line are finished properly. A second signal exits at once.
-final class InterruptWatch {
-    private let sources: [any DispatchSourceSignal]
-    private let firedFlag: SharedFlag
-
-    init(_ handler: @escaping @Sendable () -> Void) {
-        let queue = DispatchQueue(label: "notiplay.signals")
-        let flag = SharedFlag()
-        firedFlag = flag
-        sources = [SIGINT, SIGTERM, SIGHUP].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler { [flag] in
-                if flag.raise() { _exit(128 + number) }
-                handler()
-            }
-            source.resume()
-            return source
-        }
-    }
-
-    /// A signal arrived.
-    var fired: Bool { firedFlag.isRaised }
-
-    /// Stops watching; the signals' default actions are restored.
-    func cancel() {
-        sources.forEach { $0.cancel() }
-        for number in [SIGINT, SIGTERM, SIGHUP] { signal(number, SIG_DFL) }
-    }
-}
-
-/// A flag raised once, readable from any thread.
-final class SharedFlag: Sendable {
-    private let value = Atomic<Bool>(false)
-    /// Raises the flag; returns whether it was already raised.
-    func raise() -> Bool { value.exchange(true, ordering: .acquiringAndReleasing) }
-    var isRaised: Bool { value.load(ordering: .acquiring) }
 }

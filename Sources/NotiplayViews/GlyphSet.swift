@@ -11,6 +11,8 @@ public struct GlyphSet: Sendable, Hashable {
     public let play: String
     /// The media button while playing: press to pause (`⏸`, `||`).
     public let pause: String
+    /// Playback at its end, in a status line (`■`, `[]`).
+    public let stopped: String
     /// The card's close button (`✕`, `x`).
     public let close: String
     /// The mark of text cut short (`…`, `...`).
@@ -34,12 +36,12 @@ public struct GlyphSet: Sendable, Hashable {
 
     /// The Unicode glyphs.
     public static let unicode = GlyphSet(
-        isUnicode: true, play: "▶", pause: "⏸", close: "✕", ellipsis: "…", horizontal: "─", vertical: "│",
+        isUnicode: true, play: "▶", pause: "⏸", stopped: "■", close: "✕", ellipsis: "…", horizontal: "─", vertical: "│",
         topLeft: "┌", topRight: "┐", bottomLeft: "└", bottomRight: "┘", progressFull: "█", progressEmpty: "░")
 
     /// The plain ASCII glyphs, for a locale that is not UTF-8.
     public static let ascii = GlyphSet(
-        isUnicode: false, play: ">", pause: "||", close: "x", ellipsis: "...", horizontal: "-", vertical: "|",
+        isUnicode: false, play: ">", pause: "||", stopped: "[]", close: "x", ellipsis: "...", horizontal: "-", vertical: "|",
         topLeft: "+", topRight: "+", bottomLeft: "+", bottomRight: "+", progressFull: "#", progressEmpty: "-")
 
     /// The glyph set for the locale of `environment`, found as the C library finds it.

@@ -1,0 +1,51 @@
+import Dispatch
+import Synchronization
+
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+
+/// Runs a handler once on SIGINT, SIGTERM or SIGHUP instead of dying, for a program that shows
+/// no card (``TerminalEvents`` watches these signals while a card is shown): what it was doing
+/// can then end properly — an audio capture finished, a status line ended. A second signal ends
+/// the process by that signal at once.
+public final class InterruptWatch: Sendable {
+    private static let signals = [SIGINT, SIGTERM, SIGHUP]
+    nonisolated(unsafe) private let sources: [any DispatchSourceSignal]
+    private let signalNumber = Atomic<Int32>(0)
+
+    /// Starts watching; `handler` runs on a queue of its own at the first signal.
+    public init(_ handler: @escaping @Sendable () -> Void) {
+        let queue = DispatchQueue(label: "notiplay.signals")
+        var sources: [any DispatchSourceSignal] = []
+        for number in Self.signals {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            sources.append(source)
+        }
+        self.sources = sources
+        for (source, number) in zip(sources, Self.signals) {
+            source.setEventHandler { [weak self] in
+                guard let self else { return }
+                if self.signalNumber.exchange(number, ordering: .acquiringAndReleasing) != 0 {
+                    signal(number, SIG_DFL)
+                    raise(number)
+                }
+                handler()
+            }
+            source.resume()
+        }
+    }
+
+    /// The first signal that arrived, if one did.
+    public var fired: Int32? {
+        let number = signalNumber.load(ordering: .acquiring)
+        return number == 0 ? nil : number
+    }
+
+    /// Stops watching; the signals' default actions are restored.
+    public func cancel() {
+        sources.forEach { $0.cancel() }
+        for number in Self.signals { signal(number, SIG_DFL) }
+    }
+}
