@@ -41,7 +41,7 @@ public final class UNUserNotificationCenter {
     public func removeDeliveredNotifications(withIdentifiers identifiers: [String]) {
         guard let session else { return }
         session.delivered.removeAll { identifiers.contains($0.request.identifier) }
-        session.log.record("removed", [("kind", .string("delivered")), ("identifiers", .string(identifiers.joined(separator: ",")))])
+        session.log.record(.removed(.delivered, identifiers: identifiers))
     }
 
     /// Removes every delivered notification.
@@ -53,7 +53,7 @@ public final class UNUserNotificationCenter {
     public func removePendingNotificationRequests(withIdentifiers identifiers: [String]) {
         guard let session else { return }
         session.pending.removeAll { identifiers.contains($0.identifier) }
-        session.log.record("removed", [("kind", .string("pending")), ("identifiers", .string(identifiers.joined(separator: ",")))])
+        session.log.record(.removed(.pending, identifiers: identifiers))
     }
 
     /// Removes every pending request.

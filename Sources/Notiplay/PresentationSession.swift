@@ -9,7 +9,7 @@ import Foundation
 #endif
 
 /// Presents notifications with their content extension and runs the media button, actions and
-/// responses with Apple's semantics (SPEC §1). Everything that happens goes to ``log``.
+/// responses with Apple's semantics. Everything that happens goes to ``log``.
 @MainActor
 public final class PresentationSession {
     /// The state of the media button, as `buttonState` events name it.
@@ -153,7 +153,7 @@ public final class PresentationSession {
         {
             self.notification = notification
             checkAttachments(content)
-            log.record("didReceive", receiveFields(notification) + [("redelivery", .bool(true))])
+            log.record(received(notification, redelivery: true))
             controller.didReceive(notification)
             updateButton()
             return
@@ -178,17 +178,15 @@ public final class PresentationSession {
         controller.extensionContext = NSExtensionContext(session: self)
         controller.view.onChange = { [weak self] in self?.contentChanged() }
         checkAttachments(content)
-        log.record("didReceive", receiveFields(notification))
+        log.record(received(notification, redelivery: false))
         controller.didReceive(notification)
         updateButton(force: true)
     }
 
-    private func receiveFields(_ notification: UNNotification) -> [(String, JSONScalar)] {
-        [
-            ("identifier", .string(notification.request.identifier)),
-            ("category", .string(notification.request.content.categoryIdentifier)),
-            ("extension", .string(manifest?.bundleName ?? DefaultContentExtension.typeName)),
-        ]
+    private func received(_ notification: UNNotification, redelivery: Bool) -> PresentationEvent {
+        .didReceive(
+            identifier: notification.request.identifier, category: notification.request.content.categoryIdentifier,
+            extension: manifest?.bundleName ?? DefaultContentExtension.typeName, redelivery: redelivery)
     }
 
     /// An attachment gone since validation: the card still shows, the media button is disabled,
@@ -200,7 +198,7 @@ public final class PresentationSession {
                 _ = try AttachmentValidator().validate(attachment.url.path, identifier: attachment.identifier)
             } catch {
                 mediaDisabled = true
-                log.record("error", [("message", .string("attachment \(error.description); the media button is disabled"))])
+                log.record(.error("attachment \(error.description); the media button is disabled"))
             }
         }
     }
@@ -232,18 +230,18 @@ public final class PresentationSession {
             }
         guard force || state != buttonState else { return }
         buttonState = state
-        log.record("buttonState", [("state", .string(state.rawValue))])
+        log.record(.buttonState(state))
         onChange?()
     }
 
     func extensionReportedPlaying(_ playing: Bool) {
-        let name = playing ? "mediaPlayingStarted" : "mediaPlayingPaused"
+        let event: PresentationEvent = playing ? .mediaPlayingStarted : .mediaPlayingPaused
         guard !isDismissed else { return }
         guard buttonType != .none else {
-            log.record("error", [("message", .string("\(name)() ignored: the extension has no media button (type none)"))])
+            log.record(.error("\(event.name)() ignored: the extension has no media button (type none)"))
             return
         }
-        log.record(name)
+        log.record(event)
         isPlaying = playing
         updateButton()
     }
@@ -251,12 +249,12 @@ public final class PresentationSession {
     private func activateButton() {
         guard let media = mediaControl, buttonType != .none else { return }
         if isPlaying {
-            log.record("mediaPause")
+            log.record(.mediaPause)
             isPlaying = false
             updateButton()
             media.mediaPause()
         } else {
-            log.record("mediaPlay")
+            log.record(.mediaPlay)
             isPlaying = true
             updateButton()
             media.mediaPlay()
@@ -279,19 +277,19 @@ public final class PresentationSession {
             respond(to: actions[number - 1], text: text)
         case .actionNamed(let identifier, let text):
             guard let action = actions.first(where: { $0.identifier == identifier }) else {
-                log.record("error", [("message", .string("no action \"\(identifier)\" on the card"))])
+                log.record(.error("no action \"\(identifier)\" on the card"))
                 return
             }
             respond(to: action, text: text)
         case .defaultAction:
-            performDefaultAction(from: "user")
+            performDefaultAction(from: .user)
         case .dismiss:
             if let category = app.category(notification?.request.content.categoryIdentifier ?? ""),
                 category.options.contains(.customDismissAction)
             {
                 forward(UNNotificationDismissActionIdentifier, text: nil)
             }
-            dismiss(reason: "user")
+            dismiss(reason: .user)
         case .seek(let seconds):
             seek(to: seconds)
         case .seekBy(let delta):
@@ -321,22 +319,22 @@ public final class PresentationSession {
 
     private func respond(to action: UNNotificationAction, text: String?) {
         guard let notification else { return }
-        var fields: [(String, JSONScalar)] = [("identifier", .string(action.identifier))]
         let response: any UNNotificationResponse
+        let forwardedText: String?
         if action.isTextInput {
             let typed = text ?? ""
-            fields.append(("text", .string(typed)))
+            forwardedText = typed
             response = UNTextInputNotificationResponse(notification: notification, actionIdentifier: action.identifier, userText: typed)
         } else {
+            forwardedText = nil
             response = UNNotificationActionResponse(notification: notification, actionIdentifier: action.identifier)
         }
-        log.record("action", fields)
-        let forwardedText = action.isTextInput ? text ?? "" : nil
+        log.record(.action(identifier: action.identifier, text: forwardedText))
         let asyncHandler = controller as? any UNNotificationContentExtensionAsyncResponseHandling
         let handler = controller as? any UNNotificationContentExtensionResponseHandling
         guard asyncHandler != nil || handler != nil else {
             forward(action.identifier, text: forwardedText)
-            dismiss(reason: "forwarded")
+            dismiss(reason: .forwarded)
             return
         }
         let gate = CompletionGate()
@@ -347,31 +345,27 @@ public final class PresentationSession {
             try? await clock.sleep(for: limit)
             guard !Task.isCancelled, let self, gate.claim() else { return }
             self.pendingResponses -= 1
+            self.log.record(.response(option: .dismiss, identifier: action.identifier, timedOut: true))
             self.log.record(
-                "response",
-                [("option", .string("dismiss")), ("identifier", .string(action.identifier)), ("reason", .string("timeout"))])
-            self.log.record(
-                "error",
-                [("message", .string("the completion handler for \"\(action.identifier)\" was not called within \(limit); counted as .dismiss"))])
-            self.dismiss(reason: "timeout")
+                .error("the completion handler for \"\(action.identifier)\" was not called within \(limit); counted as .dismiss"))
+            self.dismiss(reason: .timeout)
         }
         let complete: @MainActor (UNNotificationContentExtensionResponseOption) -> Void = { [weak self] option in
             guard let self else { return }
             guard gate.claim() else {
                 let what = asyncHandler != nil ? "answered after the time limit" : "called again"
-                self.log.record(
-                    "error", [("message", .string("completion handler for \"\(action.identifier)\" \(what); ignored"))])
+                self.log.record(.error("completion handler for \"\(action.identifier)\" \(what); ignored"))
                 return
             }
             timer.cancel()
             self.pendingResponses -= 1
-            self.log.record("response", [("option", .string(option.rawValue)), ("identifier", .string(action.identifier))])
+            self.log.record(.response(option: option, identifier: action.identifier))
             switch option {
             case .doNotDismiss: break
-            case .dismiss: self.dismiss(reason: "response")
+            case .dismiss: self.dismiss(reason: .response)
             case .dismissAndForwardAction:
                 self.forward(action.identifier, text: forwardedText)
-                self.dismiss(reason: "response")
+                self.dismiss(reason: .response)
             }
         }
         if let asyncHandler {
@@ -382,10 +376,7 @@ public final class PresentationSession {
     }
 
     private func forward(_ identifier: String, text: String?, url: String? = nil) {
-        var fields: [(String, JSONScalar)] = [("action", .string(identifier))]
-        if let text { fields.append(("text", .string(text))) }
-        if let url { fields.append(("url", .string(url))) }
-        log.record("forwarded", fields)
+        log.record(.forwarded(action: identifier, text: text, url: url))
         runAppCommand(action: identifier, text: text, url: url)
     }
 
@@ -447,11 +438,11 @@ public final class PresentationSession {
             })
     }
 
-    func performDefaultAction(from source: String) {
+    func performDefaultAction(from source: PresentationEvent.ActionSource) {
         guard !isDismissed else { return }
-        log.record("action", [("identifier", .string(UNNotificationDefaultActionIdentifier)), ("source", .string(source))])
+        log.record(.action(identifier: UNNotificationDefaultActionIdentifier, source: source))
         forward(UNNotificationDefaultActionIdentifier, text: nil)
-        dismiss(reason: "defaultAction")
+        dismiss(reason: .defaultAction)
     }
 
     func openURL(_ url: URL) {
@@ -461,7 +452,7 @@ public final class PresentationSession {
 
     func replaceActions(_ newActions: [UNNotificationAction]) {
         actions = newActions
-        log.record("actions", [("identifiers", .string(newActions.map(\.identifier).joined(separator: ",")))])
+        log.record(.actions(identifiers: newActions.map(\.identifier)))
         onChange?()
     }
 
@@ -471,10 +462,10 @@ public final class PresentationSession {
     }
 
     /// Closes the card: media stops, the extension is let go.
-    func dismiss(reason: String) {
+    func dismiss(reason: PresentationEvent.DismissReason) {
         guard !isDismissed else { return }
         isDismissed = true
-        log.record("dismissed", [("reason", .string(reason))])
+        log.record(.dismissed(reason: reason))
         endCard()
         onChange?()
     }
@@ -493,7 +484,7 @@ public final class PresentationSession {
     private func engineEvent(_ event: PlaybackEvent) {
         switch event.kind {
         case .outputFallback(let output):
-            log.record("error", [("message", .string("no sound device could be opened; playing silently on the \(output) output"))])
+            log.record(.error("no sound device could be opened; playing silently on the \(output) output"))
             return
         default: break
         }
@@ -518,17 +509,16 @@ public final class PresentationSession {
     private func playerEvent(_ event: PlaybackEvent, _ player: MediaPlayer) {
         switch event.kind {
         case .started(let position):
-            log.record("playback", [("state", .string("started")), ("position", .number(position))])
+            log.record(.playback(.started, position: position))
         case .paused(let position):
-            log.record("playback", [("state", .string("paused")), ("position", .number(position))])
+            log.record(.playback(.paused, position: position))
         case .ended(let reason):
-            var fields: [(String, JSONScalar)] = [("state", .string(reason == .endOfFile ? "ended" : "stopped"))]
-            fields.append(("position", .number(player.duration ?? player.position)))
-            if case .failed(let failure) = reason {
-                fields[0].1 = .string("error")
-                fields.append(("message", .string(failure.message)))
+            let position = player.duration ?? player.position
+            switch reason {
+            case .endOfFile: log.record(.playback(.ended, position: position))
+            case .stopped: log.record(.playback(.stopped, position: position))
+            case .failed(let failure): log.record(.playback(.error, position: position, message: failure.message))
             }
-            log.record("playback", fields)
         default: break
         }
         // A position update changes the card only through the extension's view (which says so).
