@@ -52,8 +52,8 @@ public struct ScriptResult: Sendable {
     }
 }
 
-/// Runs playback scripts (SPEC §6) on ``NotificationTestHost``s: each script with its own libmpv
-/// engine and session, several at once.
+/// Runs playback scripts (`.playback` files) on ``NotificationTestHost``s: each script with its
+/// own libmpv engine and session, several at once.
 public struct ScriptRunner: Sendable {
     /// The extension types scripts can present with.
     public var types: ExtensionTypes

@@ -614,7 +614,7 @@ struct MatrixCase: Sendable, CustomTestStringConvertible {
     }
 }
 
-/// What a case must end in, from SPEC §1.
+/// What a case must end in: the media calls, button states and playback the runtime's semantics give.
 struct MatrixExpectation {
     /// `mediaPlay` / `mediaPause`, as called on the extension.
     var calls: [String] = []
