@@ -1,26 +1,25 @@
 import NotiplayCore
 import NotiplayViews
-/// Everything that happens in a presentation, in order, with monotonic timestamps (SPEC §5).
+
+/// Everything that happens in a presentation, in order, with monotonic timestamps.
 ///
-/// The one record the display, playback scripts and `--events jsonl` all read. Events are
-/// `didReceive`, `mediaPlay`, `mediaPause`, `mediaPlayingStarted`, `mediaPlayingPaused`,
-/// `buttonState`, `action`, `response`, `forwarded`, `dismissed`, `openURL`, `playback`,
-/// `service` (what ``ServiceExtensionStage`` did), `removed` (through ``UNUserNotificationCenter``)
-/// and `error`.
+/// The one record the display, playback scripts and `--events jsonl` all read: each entry is a
+/// typed ``PresentationEvent`` with its time, and its ``LoggedEvent/line`` is what `--events jsonl`
+/// writes (`{"event": NAME, "t": SECONDS, ...fields}`).
 @MainActor
 public final class EventLog {
     /// The clock every `t` comes from.
     public let clock: EventClock
     /// Every event so far.
-    public private(set) var events: [EventLine] = []
+    public private(set) var events: [LoggedEvent] = []
 
-    private var observers: [@MainActor (EventLine) -> Void] = []
+    private var observers: [@MainActor (LoggedEvent) -> Void] = []
     private var waiters: [Int: Waiter] = [:]
     private var nextWaiter = 0
 
     private struct Waiter {
-        let matches: @MainActor (EventLine) -> Bool
-        let continuation: CheckedContinuation<EventLine?, Never>
+        let matches: @MainActor (LoggedEvent) -> Bool
+        let continuation: CheckedContinuation<LoggedEvent?, Never>
     }
 
     /// A log whose times count from `clock`'s origin.
@@ -28,31 +27,41 @@ public final class EventLog {
         self.clock = clock
     }
 
-    /// Records an event now.
+    /// Records `event` now.
     @discardableResult
-    public func record(_ name: String, _ fields: [(String, JSONScalar)] = []) -> EventLine {
-        let line = EventLine(name, t: clock.seconds(), fields)
-        events.append(line)
-        for observer in observers { observer(line) }
-        for (id, waiter) in waiters where waiter.matches(line) {
+    public func record(_ event: PresentationEvent) -> LoggedEvent {
+        let logged = LoggedEvent(t: clock.seconds(), event: event)
+        events.append(logged)
+        for observer in observers { observer(logged) }
+        for (id, waiter) in waiters where waiter.matches(logged) {
             waiters[id] = nil
-            waiter.continuation.resume(returning: line)
+            waiter.continuation.resume(returning: logged)
         }
-        return line
+        return logged
+    }
+
+    /// Records the event whose line has `name` and `fields` (the app's command for forwarded
+    /// actions records its `command` and `error` events this way).
+    @discardableResult
+    func record(_ name: String, _ fields: [(String, JSONScalar)] = []) -> LoggedEvent {
+        guard let event = PresentationEvent(name: name, fields: fields) else {
+            preconditionFailure("\(name) \(fields) is not the line of a presentation event")
+        }
+        return record(event)
     }
 
     /// Calls `observer` with every event recorded from now on.
-    public func observe(_ observer: @escaping @MainActor (EventLine) -> Void) {
+    public func observe(_ observer: @escaping @MainActor (LoggedEvent) -> Void) {
         observers.append(observer)
     }
 
-    /// The events named `name`.
-    public func events(named name: String) -> [EventLine] {
+    /// The events named `name` (``PresentationEvent/name``).
+    public func events(named name: String) -> [LoggedEvent] {
         events.filter { $0.name == name }
     }
 
     /// Waits for the next event recorded from now on that `matches`, or `nil` after `timeout`.
-    public func next(timeout: Duration, where matches: @escaping @MainActor (EventLine) -> Bool) async -> EventLine? {
+    public func next(timeout: Duration, where matches: @escaping @MainActor (LoggedEvent) -> Bool) async -> LoggedEvent? {
         let id = nextWaiter
         nextWaiter += 1
         let timer = Task { @MainActor [weak self] in
@@ -68,8 +77,26 @@ public final class EventLog {
     }
 }
 
-extension EventLine {
-    /// The string value of the field `key`, if it has one.
+/// An event as an ``EventLog`` recorded it: what happened, and when.
+public struct LoggedEvent: Sendable, Equatable {
+    /// Monotonic seconds since the log's clock started.
+    public let t: Double
+    /// What happened.
+    public let event: PresentationEvent
+
+    /// The event's name (``PresentationEvent/name``).
+    public var name: String { event.name }
+
+    /// The event's details, in the order its line writes them (``PresentationEvent/fields``).
+    public var fields: [(String, JSONScalar)] { event.fields }
+
+    /// The `--events jsonl` line: the event's ``PresentationEvent/fields`` after `event` and `t`.
+    public var line: EventLine { event.line(at: t) }
+
+    /// The line as compact JSON.
+    public var json: String { line.json }
+
+    /// The string value of the line's field `key`, if it has one.
     public func string(_ key: String) -> String? {
         for (k, v) in fields where k == key {
             if case .string(let s) = v { return s }
@@ -79,13 +106,11 @@ extension EventLine {
 }
 
 extension EventLine {
-    /// Whether this event means the card's media stopped playing: its playback ended, stopped,
-    /// paused or failed, or the card was dismissed (which stops it).
-    public var endsMedia: Bool {
-        switch name {
-        case "playback": ["ended", "stopped", "error", "paused"].contains(string("state") ?? "")
-        case "dismissed": true
-        default: false
+    /// The string value of the field `key`, if it has one.
+    public func string(_ key: String) -> String? {
+        for (k, v) in fields where k == key {
+            if case .string(let s) = v { return s }
         }
+        return nil
     }
 }

@@ -185,12 +185,12 @@ public final class NSExtensionContext {
 
     /// Opens the app as if the notification had been chosen: the default action goes to the app.
     public func performNotificationDefaultAction() {
-        session?.performDefaultAction(from: "extension")
+        session?.performDefaultAction(from: .extension)
     }
 
     /// Closes the card.
     public func dismissNotificationContentExtension() {
-        session?.dismiss(reason: "extension")
+        session?.dismiss(reason: .extension)
     }
 
     /// Asks the app to open `url`; the app gets an open-URL event.

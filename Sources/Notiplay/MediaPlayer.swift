@@ -11,7 +11,8 @@ import NotiplayPlayback
 /// // in didReceive: player.onFinish = { [weak self] in self?.extensionContext?.mediaPlayingPaused() }
 /// ```
 ///
-/// It plays through the presenting session's engine (libmpv); commands run in the order given.
+/// It plays through the engine (libmpv) of the card it was made for — made while the runtime calls
+/// the extension, as in `didReceive(_:)` or `mediaPlay()` — and commands run in the order given.
 /// Once its card is dismissed or replaced, its commands are ignored: a closed card stays silent.
 @MainActor
 public final class MediaPlayer {
@@ -34,15 +35,14 @@ public final class MediaPlayer {
     /// Called with a message when the file cannot be played.
     public var onError: (@MainActor (String) -> Void)?
 
-    var item: PlaybackItemID?
     private var finished = false
     /// Seeks asked for and not yet done by the engine: positions libmpv reports meanwhile are from
     /// before them, and would take ``position`` back (so that a second → counted from there).
     private var seeksUnderWay = 0
+    /// The last command given.
     private var queue: Task<Void, Never>?
-    private weak var session: PresentationSession?
-    /// The session's card it was made for.
-    private let card: Int
+    /// What it plays through: the lease of the card it was made for, if it was made for one.
+    private let lease: EngineLease?
 
     /// A player for an audio attachment, or `nil` if the attachment is not audio.
     public convenience init?(attachment: UNNotificationAttachment) {
@@ -50,24 +50,20 @@ public final class MediaPlayer {
         self.init(file: file)
     }
 
-    /// A player for a validated audio file.
+    /// A player for a validated audio file. Made while the runtime calls the extension (or in a
+    /// `Task` started then), it plays through the card being presented; made anywhere else, it
+    /// reports through ``onError`` that no presentation is running.
     public init(file: AudioFile) {
         self.file = file
-        self.session = PresentationSession.current
-        card = session?.cardNumber ?? 0
+        lease = PresentationScope.current?.lease
     }
 
     /// Starts or resumes playback (from the start again after the end).
     public func play() {
-        enqueue { engine in
-            if self.item == nil || self.finished || self.session?.currentPlayer !== self {
+        enqueue { lease, engine in
+            if self.finished || !lease.hasLoaded(self) {
                 self.finished = false
-                self.item = nil
-                self.session?.currentPlayer = self
-                let item = try await engine.load(self.file, options: PlaybackOptions())
-                self.item = item
-                // Events of the new file may have come before its id did.
-                self.session?.playerLoaded(self)
+                try await lease.load(self.file, for: self)
             } else {
                 try await engine.play()
             }
@@ -76,52 +72,59 @@ public final class MediaPlayer {
 
     /// Pauses playback.
     public func pause() {
-        enqueue { engine in
-            guard self.item != nil, !self.finished, self.session?.currentPlayer === self else { return }
+        enqueue { lease, engine in
+            guard !self.finished, lease.hasLoaded(self) else { return }
             try await engine.pause()
         }
     }
 
     /// Moves to `seconds` from the start; ``position`` says so at once.
     public func seek(to seconds: Double) {
-        if item != nil, !finished {
+        if isLoaded {
             position = seconds
             onPosition?(seconds)
         }
         seeksUnderWay += 1
-        enqueue(finally: { self.seeksUnderWay -= 1 }) { engine in
-            guard self.item != nil, self.session?.currentPlayer === self else { return }
+        enqueue(finally: { self.seeksUnderWay -= 1 }) { lease, engine in
+            guard lease.hasLoaded(self) else { return }
             try await engine.seek(to: seconds)
         }
     }
 
-    /// Runs `command` after the commands given before it, then `finally` whether it ran or not.
+    /// Runs `command` after the commands given before it (through the card's lease, after those of
+    /// every player of the card), then `finally` whether it ran or not.
     private func enqueue(
-        finally: (@MainActor () -> Void)? = nil, _ command: @escaping @MainActor (any PlaybackEngine) async throws -> Void
+        finally: (@MainActor () -> Void)? = nil,
+        _ command: @escaping @MainActor (EngineLease, any PlaybackEngine) async throws -> Void
     ) {
-        let previous = queue
-        queue = Task { @MainActor in
-            await previous?.value
+        let lease = self.lease
+        let run: @MainActor () async -> Void = {
             defer { finally?() }
-            guard let session = self.session else {
+            guard let lease, let engine = lease.engine else {
                 self.onError?("no presentation is running: a MediaPlayer plays through the presenting session")
                 return
             }
             // Checked when the command runs: a card closed before that never plays again.
-            guard session.isShowing(card: self.card) else { return }
-            let engine = session.engine
+            guard !lease.isRevoked else { return }
             do {
-                try await command(engine)
+                try await command(lease, engine)
             } catch {
                 self.onError?("\(error)")
             }
         }
+        if let lease {
+            queue = lease.enqueue(run)
+        } else {
+            let previous = queue
+            queue = Task { @MainActor in
+                await previous?.value
+                await run()
+            }
+        }
     }
 
-    func isFor(card number: Int) -> Bool { card == number }
-
-    /// Whether a file is loaded and not played to its end.
-    var isLoaded: Bool { item != nil && !finished }
+    /// Whether its file is the one loaded, and not played to its end.
+    var isLoaded: Bool { !finished && lease?.hasLoaded(self) == true }
 
     /// Waits until every command given so far was sent to the engine.
     public func settle() async {

@@ -16,32 +16,32 @@ import NotiplayViews
 /// come with notiplay's notification center (`notiplay serve`); until then there are none.
 @MainActor
 public final class UNUserNotificationCenter {
-    private weak var session: PresentationSession?
+    private weak var store: NotificationStore?
 
-    private init(session: PresentationSession?) {
-        self.session = session
+    private init(store: NotificationStore?) {
+        self.store = store
     }
 
-    /// The center of the app presenting now.
+    /// The center of the app presenting: the one whose extension the runtime is calling (or
+    /// called when it started the `Task` this runs in). Outside a presentation it has no
+    /// notifications, and removing does nothing.
     public static func current() -> UNUserNotificationCenter {
-        UNUserNotificationCenter(session: PresentationSession.current)
+        UNUserNotificationCenter(store: PresentationScope.current?.notifications)
     }
 
     /// The notifications delivered and not removed, oldest first.
     public func deliveredNotifications() -> [UNNotification] {
-        session?.delivered ?? []
+        store?.delivered ?? []
     }
 
     /// The requests waiting to be delivered.
     public func pendingNotificationRequests() -> [UNNotificationRequest] {
-        session?.pending ?? []
+        store?.pending ?? []
     }
 
     /// Removes the delivered notifications with these request identifiers.
     public func removeDeliveredNotifications(withIdentifiers identifiers: [String]) {
-        guard let session else { return }
-        session.delivered.removeAll { identifiers.contains($0.request.identifier) }
-        session.log.record("removed", [("kind", .string("delivered")), ("identifiers", .string(identifiers.joined(separator: ",")))])
+        store?.removeDelivered(identifiers)
     }
 
     /// Removes every delivered notification.
@@ -51,9 +51,7 @@ public final class UNUserNotificationCenter {
 
     /// Removes the pending requests with these identifiers.
     public func removePendingNotificationRequests(withIdentifiers identifiers: [String]) {
-        guard let session else { return }
-        session.pending.removeAll { identifiers.contains($0.identifier) }
-        session.log.record("removed", [("kind", .string("pending")), ("identifiers", .string(identifiers.joined(separator: ",")))])
+        store?.removePending(identifiers)
     }
 
     /// Removes every pending request.

@@ -1,7 +1,7 @@
 import NotiplayCore
 import NotiplayViews
-/// Runs the service extension for a notification before it is presented, with Apple's rules
-/// (SPEC §1), and returns the request to present.
+/// Runs the service extension for a notification before it is presented, with Apple's rules, and
+/// returns the request to present.
 ///
 /// ```swift
 /// let request = await ServiceExtensionStage.run(
@@ -96,12 +96,7 @@ public enum ServiceExtensionStage {
             typeName = manifest.typeName
             guard eligible else {
                 let reason = payloadIsMutable ? "the notification has no alert text" : "the payload has no mutable-content: 1"
-                log.record(
-                    "service",
-                    [
-                        ("extension", .string(name)), ("identifier", .string(request.identifier)),
-                        ("outcome", .string("skipped")), ("reason", .string(reason)),
-                    ])
+                log.record(.service(extension: name, identifier: request.identifier, outcome: .skipped(reason: reason)))
                 return request
             }
         } else if eligible, original.userInfo[MediaAttachmentService.payloadKey] != nil {
@@ -112,12 +107,11 @@ public enum ServiceExtensionStage {
         }
         guard let factory = types.serviceFactory(for: typeName) else {
             log.record(
-                "error",
-                [("message", .string("service extension \(name) names \(typeName), which is not a registered service extension type; the original content is shown"))])
+                .error("service extension \(name) names \(typeName), which is not a registered service extension type; the original content is shown"))
             return request
         }
         let instance = factory()
-        instance.reportError = { [weak log] message in log?.record("error", [("message", .string(message))]) }
+        instance.reportError = { [weak log] message in log?.record(.error(message)) }
         if let media = instance as? MediaAttachmentService {
             media.fetcher = MediaFetcher(
                 cacheDirectory: configuration.cacheDirectory, limits: configuration.attachmentLimits,
@@ -134,31 +128,28 @@ public enum ServiceExtensionStage {
         }
         let answer = call.finish()
 
-        var fields: [(String, JSONScalar)] = [("extension", .string(name)), ("identifier", .string(request.identifier))]
         let presented: UNNotificationContent
-        let outcome: String
+        let outcome: PresentationEvent.ServiceResult
         if let answer {
             if removesAlertText(answer, from: original) {
                 log.record(
-                    "error",
-                    [("message", .string("service extension \(name) removed the alert text (no title and no body); its content is ignored and the original is shown"))])
+                    .error("service extension \(name) removed the alert text (no title and no body); its content is ignored and the original is shown"))
                 presented = original
-                outcome = "ignored"
+                outcome = .ignored
             } else {
                 presented = validated(answer, original: original, name: name, limits: configuration.attachmentLimits, log: log)
-                outcome = presented == original ? "unchanged" : "modified"
+                outcome = presented == original ? .unchanged : .modified
             }
         } else {
             log.record(
-                "error",
-                [("message", .string("service extension \(name) did not call its content handler within \(configuration.timeLimit), nor within \(configuration.expiryGrace) after serviceExtensionTimeWillExpire(); the original content is shown"))])
+                .error("service extension \(name) did not call its content handler within \(configuration.timeLimit), nor within \(configuration.expiryGrace) after serviceExtensionTimeWillExpire(); the original content is shown"))
             presented = original
-            outcome = "expired"
+            outcome = .expired
         }
-        fields.append(("outcome", .string(outcome)))
-        fields.append(("attachments", .integer(presented.attachments.count)))
-        if expired { fields.append(("timeWillExpire", .bool(true))) }
-        log.record("service", fields)
+        log.record(
+            .service(
+                extension: name, identifier: request.identifier,
+                outcome: .finished(outcome, attachments: presented.attachments.count, timeWillExpire: expired)))
         return UNNotificationRequest(identifier: request.identifier, content: presented, trigger: request.trigger)
     }
 
@@ -183,9 +174,7 @@ public enum ServiceExtensionStage {
             do throws(NotiplayError) {
                 return try validator.validate(attachment.url.path, identifier: attachment.identifier)
             } catch {
-                log.record(
-                    "error",
-                    [("message", .string("service extension \(name) attached \(error.description); the attachment is dropped"))])
+                log.record(.error("service extension \(name) attached \(error.description); the attachment is dropped"))
                 return nil
             }
         }
@@ -213,11 +202,11 @@ private final class ServiceCall {
     /// The content handler.
     func handle(_ content: UNNotificationContent) {
         if answer != nil {
-            log?.record("error", [("message", .string("service extension \(name) called its content handler again; the call is ignored"))])
+            log?.record(.error("service extension \(name) called its content handler again; the call is ignored"))
             return
         }
         if finished {
-            log?.record("error", [("message", .string("service extension \(name) called its content handler after its time was up; the call is ignored"))])
+            log?.record(.error("service extension \(name) called its content handler after its time was up; the call is ignored"))
             return
         }
         answer = content

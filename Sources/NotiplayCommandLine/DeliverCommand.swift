@@ -113,7 +113,9 @@ enum DeliverCommand {
         configuration: PresentationSession.Configuration, keys: KeyScript, jsonl: Bool, mode: Mode
     ) async -> Int32 {
         let log = EventLog()
-        let print: @MainActor (EventLine) -> Void = { line in writeAll(1, (jsonl ? line.json : readable(line)) + "\n") }
+        let print: @MainActor (LoggedEvent) -> Void = { logged in
+            writeAll(1, (jsonl ? logged.line.json : readable(logged.line)) + "\n")
+        }
         if mode == .headless { log.observe(print) }
         let request = await ServiceExtensionStage.run(
             request: request, payloadIsMutable: mutable, registry: registry, types: types, log: log, configuration: service)
@@ -153,7 +155,9 @@ enum DeliverCommand {
         }
         if mode == .terminal { return 0 }
         if session.awaitsResponse {
-            _ = await log.next(timeout: configuration.responseTimeLimit + .seconds(1)) { $0.name == "response" }
+            _ = await log.next(timeout: configuration.responseTimeLimit + .seconds(1)) { logged in
+                if case .response = logged.event { true } else { false }
+            }
         }
         await session.settle()
         return 0

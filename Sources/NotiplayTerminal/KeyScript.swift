@@ -97,7 +97,7 @@ public struct KeyScript: Sendable, Equatable {
                 try? await Task.sleep(for: duration)
             case .waitForEnd:
                 guard session.isPlaying, !session.isDismissed else { continue }
-                _ = await session.log.next(timeout: .seconds(600)) { $0.endsMedia }
+                _ = await session.log.next(timeout: .seconds(600)) { $0.event.endsMedia }
             }
         }
         return .finished

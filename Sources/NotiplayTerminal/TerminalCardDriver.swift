@@ -67,9 +67,9 @@ private final class TerminalCardScreen {
         defer { events.stop() }
 
         session.onChange = { [weak self] in self?.requestDraw() }
-        session.log.observe { [weak self] line in self?.observe(line) }
+        session.log.observe { [weak self] logged in self?.observe(logged.event) }
         // A notice recorded before the card showed (no sound device, a media fetch that failed).
-        for line in session.log.events { observe(line) }
+        for logged in session.log.events { observe(logged.event) }
         draw()
         if let end = await keys.run(on: session).cardEnd { return end }
         if session.isDismissed { return .closed }
@@ -141,8 +141,8 @@ private final class TerminalCardScreen {
     }
 
     /// Errors the person should see stay on the card's last line.
-    private func observe(_ line: EventLine) {
-        if line.name == "error", let message = line.string("message") {
+    private func observe(_ event: PresentationEvent) {
+        if case .error(let message) = event {
             notice = message
             draw()
         }

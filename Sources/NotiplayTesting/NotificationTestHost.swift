@@ -229,13 +229,13 @@ public final class NotificationTestHost {
     /// Waits for an event named `name` recorded after the one the previous wait matched (or since
     /// the start); fails after `timeout` (default ``defaultTimeout``).
     @discardableResult
-    public func wait(until name: String, timeout: Duration? = nil) async throws(TestHostFailure) -> EventLine {
+    public func wait(until name: String, timeout: Duration? = nil) async throws(TestHostFailure) -> LoggedEvent {
         try await wait(until: name, timeout: timeout) { _ in true }
     }
 
     private func wait(
-        until name: String, timeout: Duration?, where accept: @escaping @MainActor (EventLine) -> Bool
-    ) async throws(TestHostFailure) -> EventLine {
+        until name: String, timeout: Duration?, where accept: @escaping @MainActor (LoggedEvent) -> Bool
+    ) async throws(TestHostFailure) -> LoggedEvent {
         if let index = log.events[cursor...].firstIndex(where: { $0.name == name && accept($0) }) {
             cursor = index + 1
             return log.events[index]
@@ -254,8 +254,8 @@ public final class NotificationTestHost {
     public func waitEnd(timeout: Duration = .seconds(120)) async throws(TestHostFailure) {
         await session.settle()
         let mark = log.events.count
-        if !session.isPlaying && !log.events[cursor...].contains(where: { $0.name == "mediaPlay" }) { return }
-        let ended: @MainActor (EventLine) -> Bool = { $0.endsMedia }
+        if !session.isPlaying && !log.events[cursor...].contains(where: { $0.event == .mediaPlay }) { return }
+        let ended: @MainActor (LoggedEvent) -> Bool = { $0.event.endsMedia }
         if log.events[mark...].contains(where: ended) { return }
         guard await log.next(timeout: timeout, where: ended) != nil else {
             throw failure("wait end: the media did not end within \(Self.format(timeout))")
@@ -267,7 +267,7 @@ public final class NotificationTestHost {
     // MARK: What happened
 
     /// The events named `name`.
-    public func events(named name: String) -> [EventLine] { log.events(named: name) }
+    public func events(named name: String) -> [LoggedEvent] { log.events(named: name) }
 
     /// The media button's state.
     public var buttonState: PresentationSession.ButtonState { session.buttonState }
@@ -276,7 +276,12 @@ public final class NotificationTestHost {
     public var actionIdentifiers: [String] { session.actions.map(\.identifier) }
 
     /// The presenting extension's name, as `didReceive` names it.
-    public var extensionName: String? { log.events(named: "didReceive").last?.string("extension") }
+    public var extensionName: String? {
+        for logged in log.events.reversed() {
+            if case .didReceive(_, _, let name, _) = logged.event { return name }
+        }
+        return nil
+    }
 
     /// The card as plain text at ``columns`` (the default content, actions and button included).
     public func screen() -> String {
@@ -287,10 +292,8 @@ public final class NotificationTestHost {
     /// playback event left it.
     public func position() async -> Double {
         if let position = await engine.position() { return position }
-        for line in log.events.reversed() where line.name == "playback" {
-            for (key, value) in line.fields where key == "position" {
-                if case .number(let n) = value { return n }
-            }
+        for logged in log.events.reversed() {
+            if case .playback(_, let position, _) = logged.event { return position }
         }
         return 0
     }

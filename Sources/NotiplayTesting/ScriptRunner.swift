@@ -52,8 +52,8 @@ public struct ScriptResult: Sendable {
     }
 }
 
-/// Runs playback scripts (SPEC §6) on ``NotificationTestHost``s: each script with its own libmpv
-/// engine and session, several at once.
+/// Runs playback scripts (`.playback` files) on ``NotificationTestHost``s: each script with its
+/// own libmpv engine and session, several at once.
 public struct ScriptRunner: Sendable {
     /// The extension types scripts can present with.
     public var types: ExtensionTypes
@@ -313,13 +313,17 @@ final class ScriptExecution {
             }
         case .expectResponse(let response):
             let host = try presented()
-            let answered = host.events(named: "response").last?.string("option")
-            if answered != response.rawValue {
-                throw StepFailure("expected the response \(response.rawValue), got \(answered ?? "none")", host)
+            let answered = host.log.events.compactMap { logged -> UNNotificationContentExtensionResponseOption? in
+                if case .response(let option, _, _) = logged.event { option } else { nil }
+            }.last
+            if answered?.rawValue != response.rawValue {
+                throw StepFailure("expected the response \(response.rawValue), got \(answered?.rawValue ?? "none")", host)
             }
         case .expectForwarded(let action):
             let host = try presented()
-            let forwarded = host.events(named: "forwarded").compactMap { $0.string("action") }
+            let forwarded = host.log.events.compactMap { logged -> String? in
+                if case .forwarded(let action, _, _) = logged.event { action } else { nil }
+            }
             if !forwarded.contains(action) {
                 throw StepFailure("expected \(action) forwarded to the app, forwarded: \(forwarded.isEmpty ? "nothing" : forwarded.joined(separator: ","))", host)
             }
@@ -361,7 +365,9 @@ final class ScriptExecution {
         case .expectError(let text):
             let host = try presented()
             await host.session.settle()
-            let messages = host.events(named: "error").compactMap { $0.string("message") }
+            let messages = host.log.events.compactMap { logged -> String? in
+                if case .error(let message) = logged.event { message } else { nil }
+            }
             if !messages.contains(where: { $0.contains(text) }) {
                 throw StepFailure("expected an error containing \"\(text)\"; errors: \(messages.isEmpty ? "none" : messages.joined(separator: " | "))", host)
             }

@@ -172,7 +172,7 @@ final class MatrixCard {
     let session: PresentationSession
     /// libmpv's events for every file: `loaded`, `started`, `paused`, `position`, `ended` (with
     /// `reason`), `error`.
-    let engineLog: EventLog
+    let engineLog: MatrixEngineLog
     /// The pcm capture, for `.capture`.
     let capture: String?
     private var listener: Task<Void, Never>?
@@ -193,7 +193,7 @@ final class MatrixCard {
         let stream = engine.events()
         // One clock, so that the times of the two logs compare.
         let clock = EventClock()
-        engineLog = EventLog(clock: clock)
+        engineLog = MatrixEngineLog(clock: clock)
         var types = ExtensionTypes()
         types.register(MatrixPlayerExtension.self, as: "Matrix.MatrixPlayerExtension")
         types.register(MatrixRespondingExtension.self, as: "Matrix.MatrixRespondingExtension")
@@ -228,7 +228,7 @@ final class MatrixCard {
             overridesDefaultTitle: false, userInteractionEnabled: true, warnings: [])
     }
 
-    private static func record(_ event: PlaybackEvent, in log: EventLog) {
+    private static func record(_ event: PlaybackEvent, in log: MatrixEngineLog) {
         let item = ("item", JSONScalar.integer(Int(event.item?.rawValue ?? 0)))
         switch event.kind {
         case .loaded(let duration): log.record("loaded", [item, ("duration", .number(duration ?? -1))])
@@ -316,7 +316,7 @@ final class MatrixCard {
 
     var mark: Mark { Mark(session: session.log.events.count, engine: engineLog.events.count) }
 
-    func sessionEvents(since mark: Mark, named name: String) -> [EventLine] {
+    func sessionEvents(since mark: Mark, named name: String) -> [LoggedEvent] {
         session.log.events[mark.session...].filter { $0.name == name }
     }
 
@@ -346,7 +346,20 @@ final class MatrixCard {
     /// The first event of `log` after `from` that `matches`, waiting for it if it has not come yet.
     @discardableResult
     func event(
-        in log: EventLog, after from: Int, _ what: String, where matches: @escaping @MainActor (EventLine) -> Bool
+        in log: EventLog, after from: Int, _ what: String, where matches: @escaping @MainActor (LoggedEvent) -> Bool
+    ) async throws -> LoggedEvent {
+        if let logged = log.events[from...].first(where: matches) { return logged }
+        guard let logged = await log.next(timeout: .seconds(60), where: matches) else {
+            throw MatrixEventMissing(what: what, seen: log.events[from...].map(\.json))
+        }
+        return logged
+    }
+
+    /// The first line of libmpv's log after `from` that `matches`, waiting for it if it has not
+    /// come yet.
+    @discardableResult
+    func event(
+        in log: MatrixEngineLog, after from: Int, _ what: String, where matches: @escaping @MainActor (EventLine) -> Bool
     ) async throws -> EventLine {
         if let line = log.events[from...].first(where: matches) { return line }
         guard let line = await log.next(timeout: .seconds(60), where: matches) else {
@@ -357,7 +370,7 @@ final class MatrixCard {
 
     /// The session's `playback` event with `state` since `mark`.
     @discardableResult
-    func playback(_ state: String, since mark: Mark) async throws -> EventLine {
+    func playback(_ state: String, since mark: Mark) async throws -> LoggedEvent {
         try await event(in: session.log, after: mark.session, "playback \(state)") {
             $0.name == "playback" && $0.string("state") == state
         }
@@ -451,6 +464,51 @@ extension EventLine {
             if case .number(let n) = v { return n }
         }
         return nil
+    }
+}
+
+extension LoggedEvent {
+    /// The number value of the field `key`.
+    fileprivate func matrixNumber(_ key: String) -> Double? { line.matrixNumber(key) }
+}
+
+/// libmpv's events as lines (not presentation events: `loaded`, `started`, `paused`, `position`,
+/// `duration`, `ended`, `error`, `fallback`), timed on the session log's clock so that times
+/// compare.
+@MainActor
+final class MatrixEngineLog {
+    let clock: EventClock
+    private(set) var events: [EventLine] = []
+    private var waiters: [Int: (matches: @MainActor (EventLine) -> Bool, continuation: CheckedContinuation<EventLine?, Never>)] = [:]
+    private var nextWaiter = 0
+
+    init(clock: EventClock) {
+        self.clock = clock
+    }
+
+    func record(_ name: String, _ fields: [(String, JSONScalar)]) {
+        let line = EventLine(name, t: clock.seconds(), fields)
+        events.append(line)
+        for (id, waiter) in waiters where waiter.matches(line) {
+            waiters[id] = nil
+            waiter.continuation.resume(returning: line)
+        }
+    }
+
+    /// The next line recorded that `matches`, or `nil` after `timeout` (a guard against a hang).
+    func next(timeout: Duration, where matches: @escaping @MainActor (EventLine) -> Bool) async -> EventLine? {
+        let id = nextWaiter
+        nextWaiter += 1
+        let timer = Task { @MainActor [weak self] in
+            try? await Task.sleep(for: timeout)
+            guard !Task.isCancelled, let self, let waiter = self.waiters.removeValue(forKey: id) else { return }
+            waiter.continuation.resume(returning: nil)
+        }
+        let line = await withCheckedContinuation { continuation in
+            waiters[id] = (matches, continuation)
+        }
+        timer.cancel()
+        return line
     }
 }
 

@@ -196,7 +196,7 @@ struct ServiceExtensionStageTests {
         return (result, log)
     }
 
-    func service(_ log: EventLog) -> EventLine? {
+    func service(_ log: EventLog) -> LoggedEvent? {
         let events = log.events(named: "service")
         #expect(events.count == 1)
         return events.first

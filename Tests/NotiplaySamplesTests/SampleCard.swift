@@ -163,7 +163,7 @@ final class SampleCard {
     func names(since mark: Int = 0) -> [String] { session.log.events[mark...].map(\.name) }
 
     /// The events named `name` since `mark`.
-    func events(_ name: String, since mark: Int = 0) -> [EventLine] {
+    func events(_ name: String, since mark: Int = 0) -> [LoggedEvent] {
         session.log.events[mark...].filter { $0.name == name }
     }
 
@@ -171,8 +171,8 @@ final class SampleCard {
     @discardableResult
     func wait(
         for what: String, since mark: Int, timeout: Duration = .seconds(30),
-        where matches: @escaping @MainActor (EventLine) -> Bool
-    ) async throws -> EventLine {
+        where matches: @escaping @MainActor (LoggedEvent) -> Bool
+    ) async throws -> LoggedEvent {
         if let line = session.log.events[mark...].first(where: matches) { return line }
         guard let line = await session.log.next(timeout: timeout, where: matches) else {
             throw EventMissing(what: what, seen: session.log.events.map(\.json))
@@ -182,13 +182,13 @@ final class SampleCard {
 
     /// The `playback` event with `state` since `mark`.
     @discardableResult
-    func playback(_ state: String, since mark: Int) async throws -> EventLine {
+    func playback(_ state: String, since mark: Int) async throws -> LoggedEvent {
         try await wait(for: "playback \(state)", since: mark) { $0.name == "playback" && $0.string("state") == state }
     }
 
     /// The `response` event for `action` since `mark`.
     @discardableResult
-    func response(to action: String, since mark: Int) async throws -> EventLine {
+    func response(to action: String, since mark: Int) async throws -> LoggedEvent {
         try await wait(for: "response to \(action)", since: mark) { $0.name == "response" && $0.string("identifier") == action }
     }
 
@@ -233,10 +233,10 @@ final class SampleCard {
     }
 }
 
-extension EventLine {
+extension LoggedEvent {
     /// A numeric field.
     func number(_ key: String) -> Double? {
-        for (k, v) in fields where k == key {
+        for (k, v) in line.fields where k == key {
             switch v {
             case .number(let d): return d
             case .integer(let i): return Double(i)

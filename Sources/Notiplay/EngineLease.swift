@@ -1,0 +1,67 @@
+import NotiplayCore
+import NotiplayPlayback
+
+/// A card's hold on the session's engine: the ``MediaPlayer``s made for the card play through
+/// it, one command at a time in the order given, for as long as the card is shown. Once the card
+/// is dismissed or replaced the lease is revoked, and its players' commands are ignored: a closed
+/// card stays silent.
+@MainActor
+final class EngineLease {
+    private weak var router: PlaybackRouter?
+    /// Whether the card is gone.
+    private(set) var isRevoked: Bool
+    /// The last command given through the lease.
+    private var tail: Task<Void, Never>?
+
+    /// A lease on `router`'s engine; a `revoked` one stands for no card.
+    init(router: PlaybackRouter?, revoked: Bool = false) {
+        self.router = router
+        isRevoked = revoked
+    }
+
+    /// The engine, while the session that handed out the lease exists.
+    var engine: (any PlaybackEngine)? { router?.engine }
+
+    /// Ends the lease: commands not yet run are ignored.
+    func revoke() {
+        isRevoked = true
+    }
+
+    /// Runs `command` after every command given through the lease before it.
+    @discardableResult
+    func enqueue(_ command: @escaping @MainActor () async -> Void) -> Task<Void, Never> {
+        let previous = tail
+        let task = Task { @MainActor in
+            await previous?.value
+            await command()
+        }
+        tail = task
+        return task
+    }
+
+    /// Waits until every command given so far has run.
+    func settle() async {
+        await tail?.value
+    }
+
+    /// Loads `file` for `player`, which from now on receives the engine's events of that file,
+    /// and of no other: it subscribes before the engine is asked, so the events the engine sends
+    /// before `load` returns the file's id are kept for it.
+    func load(_ file: AudioFile, for player: MediaPlayer) async throws {
+        guard let router, !isRevoked else { return }
+        let subscription = router.subscribe(player, lease: self)
+        do {
+            let item = try await router.engine.load(file, options: PlaybackOptions())
+            router.loaded(item, for: subscription)
+        } catch {
+            subscription.failed()
+            throw error
+        }
+    }
+
+    /// Whether `player` plays the file the engine has loaded (it loaded last, and its `load`
+    /// returned).
+    func hasLoaded(_ player: MediaPlayer) -> Bool {
+        router?.loadedPlayer === player
+    }
+}

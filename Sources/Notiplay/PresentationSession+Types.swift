@@ -1,0 +1,55 @@
+extension PresentationSession {
+    /// The state of the media button, as `buttonState` events name it.
+    public enum ButtonState: String, Sendable {
+        /// No button (type `.none`, an empty frame, or no media).
+        case none
+        /// ▶: paused.
+        case play
+        /// ⏸: playing (`.default` only).
+        case pause
+        /// Playing under an `.overlay` button, which hides.
+        case hidden
+    }
+
+    /// What a person does to the card.
+    public enum Input: Sendable, Equatable {
+        /// The media button (space or p).
+        case media
+        /// A touch on the extension's content (pauses under an overlay button).
+        case tapContent
+        /// The action button with this number, from 1; `text` answers a text-input action.
+        case action(Int, text: String? = nil)
+        /// The action with this identifier.
+        case actionNamed(String, text: String? = nil)
+        /// The notification itself (Enter).
+        case defaultAction
+        /// Close the card (Esc or d).
+        case dismiss
+        /// Move the card's media to this position, in seconds (when ``canSeek``).
+        case seek(to: Double)
+        /// Move the card's media by this many seconds, back when negative (← and →, when ``canSeek``).
+        case seekBy(Double)
+    }
+
+    /// Limits and options.
+    public struct Configuration: Sendable {
+        /// How long an extension may take to call a response's completion handler.
+        public var responseTimeLimit: Duration
+        /// How long the app's command for a forwarded action may run before it is stopped.
+        public var commandTimeLimit: Duration
+        /// The clock both limits are measured on: the system's, or a test's clock that moves only
+        /// when the test says.
+        public var clock: any Clock<Duration>
+
+        /// The defaults: 10 s for a completion handler, 30 s for the app's command, the system's
+        /// clock.
+        public init(
+            responseTimeLimit: Duration = .seconds(10), commandTimeLimit: Duration = .seconds(30),
+            clock: any Clock<Duration> = ContinuousClock()
+        ) {
+            self.responseTimeLimit = responseTimeLimit
+            self.commandTimeLimit = commandTimeLimit
+            self.clock = clock
+        }
+    }
+}
