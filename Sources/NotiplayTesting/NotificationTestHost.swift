@@ -253,10 +253,13 @@ public final class NotificationTestHost {
     /// at once when nothing plays.
     public func waitEnd(timeout: Duration = .seconds(120)) async throws(TestHostFailure) {
         await session.settle()
-        let mark = log.events.count
-        if !session.isPlaying && !log.events[cursor...].contains(where: { $0.event == .mediaPlay }) { return }
         let ended: @MainActor (LoggedEvent) -> Bool = { $0.event.endsMedia }
-        if log.events[mark...].contains(where: ended) { return }
+        let lastPlay = log.events[cursor...].lastIndex { $0.event == .mediaPlay }
+        if !session.isPlaying {
+            // Nothing was started since the last wait, or what was started has stopped already.
+            guard let lastPlay else { return }
+            if log.events[(lastPlay + 1)...].contains(where: ended) { return }
+        }
         guard await log.next(timeout: timeout, where: ended) != nil else {
             throw failure("wait end: the media did not end within \(Self.format(timeout))")
         }

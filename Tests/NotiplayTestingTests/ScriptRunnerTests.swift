@@ -161,3 +161,21 @@ extension RealTime {
         }
     }
 }
+
+extension RealEngine {
+    @MainActor
+    @Suite("The test host's wait end", .timeLimit(.minutes(1)))
+    struct WaitEndTests {
+        @Test("media that already ended since the press: wait end returns, it does not wait for another end")
+        func alreadyEnded() async throws {
+            let host = try NotificationTestHost()
+            try await host.deliver(payload: TestMedia.path("nagme.apns"), attachments: [TestMedia.path("chime.wav")])
+            try host.press(.play)
+            // The end comes without a `wait until`, which would move the host's cursor past it.
+            _ = await host.log.next(timeout: .seconds(30)) { $0.event.endsMedia }
+            try await host.waitEnd(timeout: .seconds(30))
+            #expect(host.buttonState == .play)
+            await host.close()
+        }
+    }
+}
