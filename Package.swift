@@ -81,7 +81,7 @@ let package = Package(
             dependencies: ["Notiplay", "NotiplayCore", "NotiplayPlayback"],
             path: "Benchmarks/NotiplayBenchmarks"
         ),
-        .target(name: "NotiplayTestSupport", path: "Tests/Support"),
+        .target(name: "NotiplayTestSupport", dependencies: ["NotiplayCore"], path: "Tests/Support"),
         .testTarget(name: "NotiplayCoreTests", dependencies: ["NotiplayCore", "NotiplayTestSupport"]),
         .testTarget(name: "NotiplayScriptTests", dependencies: ["NotiplayScript", "NotiplayTestSupport"]),
         .testTarget(

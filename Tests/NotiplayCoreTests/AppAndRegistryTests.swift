@@ -1,4 +1,5 @@
 import Foundation
+import NotiplayTestSupport
 import Testing
 
 @testable import NotiplayCore
