@@ -11,8 +11,11 @@ import PackageDescription
 //   NotiplayTesting   the test host an author drives from Swift Testing, and the script runner
 //   NotiplayCommandLine  the whole command line as a library (its own small parser: see
 //                        CommandLineParser.swift), so an author's package gets it from one call
-//   notiplay          the executable: NotiplayCLI.main() with the built-in extension types
-//                     (the samples included)
+//   notiplay          the executable: NotiplayCLI.main(types:) with the built-in extension types
+//                     and the samples (NotiplaySamples), which only it registers
+//
+// Only NotiplayCommandLine knows the process: its arguments, exit statuses, environment variables
+// and standard error. The libraries below it take what they need as configuration.
 let package = Package(
     name: "notiplay",
     platforms: [.macOS(.v15)],
@@ -29,7 +32,9 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
     ],
     targets: [
         .systemLibrary(
@@ -39,10 +44,7 @@ let package = Package(
         ),
         .target(
             name: "NotiplayCore",
-            dependencies: [
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "OrderedCollections", package: "swift-collections"),
-            ]
+            dependencies: [.product(name: "OrderedCollections", package: "swift-collections")]
         ),
         .target(
             name: "NotiplayPlayback",
@@ -52,36 +54,47 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .target(name: "NotiplayTerminal", dependencies: ["NotiplayCore"]),
+        .target(
+            name: "NotiplayTerminal",
+            dependencies: ["NotiplayCore", .product(name: "SystemPackage", package: "swift-system")]
+        ),
         .target(name: "NotiplayScript", dependencies: ["NotiplayCore"]),
         .target(
             name: "Notiplay",
-            dependencies: ["NotiplayCore", "NotiplayPlayback", "NotiplayTerminal"]
+            dependencies: [
+                "NotiplayCore", "NotiplayPlayback", "NotiplayTerminal",
+                .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
         ),
         .target(name: "NotiplaySamples", dependencies: ["Notiplay"]),
         .target(
             name: "NotiplayCommandLine",
             dependencies: [
                 "Notiplay",
-                "NotiplaySamples",
                 "NotiplayCore",
                 "NotiplayPlayback",
                 "NotiplayScript",
                 "NotiplayTesting",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         .target(
             name: "NotiplayTesting",
             dependencies: ["Notiplay", "NotiplayCore", "NotiplayPlayback", "NotiplayTerminal", "NotiplayScript"]
         ),
-        .executableTarget(name: "notiplay", dependencies: ["NotiplayCommandLine"]),
+        .executableTarget(name: "notiplay", dependencies: ["NotiplayCommandLine", "NotiplaySamples"]),
         .executableTarget(
             name: "NotiplayBenchmarks",
             dependencies: ["Notiplay", "NotiplayCore", "NotiplayPlayback"],
             path: "Benchmarks/NotiplayBenchmarks"
         ),
-        .target(name: "NotiplayTestSupport", dependencies: ["NotiplayCore"], path: "Tests/Support"),
+        .target(
+            name: "NotiplayTestSupport",
+            dependencies: ["NotiplayCore"],
+            path: "Tests/Support"
+        ),
         .testTarget(name: "NotiplayCoreTests", dependencies: ["NotiplayCore", "NotiplayTestSupport"]),
         .testTarget(name: "NotiplayScriptTests", dependencies: ["NotiplayScript", "NotiplayTestSupport"]),
         .testTarget(

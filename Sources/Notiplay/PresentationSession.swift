@@ -7,7 +7,7 @@ import Foundation
 #endif
 
 /// Presents notifications with their content extension and runs the media button, actions and
-/// responses with Apple's semantics (SPEC §1). Everything that happens goes to ``log``.
+/// responses with Apple's semantics. Everything that happens goes to ``log``.
 @MainActor
 public final class PresentationSession {
     /// The state of the media button, as `buttonState` events name it.
@@ -51,16 +51,19 @@ public final class PresentationSession {
         /// The clock both limits are measured on: the system's, or a test's clock that moves only
         /// when the test says.
         public var clock: any Clock<Duration>
+        /// The variables the app's command runs with, and where its output goes.
+        public var environment: HostEnvironment
 
         /// The defaults: 10 s for a completion handler, 30 s for the app's command, the system's
-        /// clock.
+        /// clock, and an empty ``HostEnvironment``.
         public init(
             responseTimeLimit: Duration = .seconds(10), commandTimeLimit: Duration = .seconds(30),
-            clock: any Clock<Duration> = ContinuousClock()
+            clock: any Clock<Duration> = ContinuousClock(), environment: HostEnvironment = HostEnvironment()
         ) {
             self.responseTimeLimit = responseTimeLimit
             self.commandTimeLimit = commandTimeLimit
             self.clock = clock
+            self.environment = environment
         }
     }
 
@@ -384,65 +387,10 @@ public final class PresentationSession {
         if let text { fields.append(("text", .string(text))) }
         if let url { fields.append(("url", .string(url))) }
         log.record("forwarded", fields)
-        runAppCommand(action: identifier, text: text, url: url)
-    }
-
-    // MARK: The app's command for forwarded actions
-
-    /// Runs the app file's `forwardedActions.command` with the response in its environment:
-    /// `NOTIPLAY_ACTION`, `NOTIPLAY_TEXT` (text-input actions), `NOTIPLAY_URL` (`open(_:)`),
-    /// `NOTIPLAY_NOTIFICATION`, `NOTIPLAY_CATEGORY`, `NOTIPLAY_THREAD`, and `NOTIPLAY_RESPONSE`,
-    /// all of it as one JSON object with the notification's `userInfo`.
-    private func runAppCommand(action: String, text: String?, url: String?) {
+        // The app's command for forwarded actions, if the app file has one.
         guard let command = app.forwardedActions.command, let notification else { return }
-        let content = notification.request.content
-        var environment = [
-            "NOTIPLAY_ACTION": action,
-            "NOTIPLAY_NOTIFICATION": notification.request.identifier,
-            "NOTIPLAY_CATEGORY": content.categoryIdentifier,
-            "NOTIPLAY_THREAD": content.threadIdentifier,
-        ]
-        var response: [(String, JSONValue)] = [
-            ("action", .string(action)), ("notification", .string(notification.request.identifier)),
-            ("category", .string(content.categoryIdentifier)), ("thread", .string(content.threadIdentifier)),
-        ]
-        if let text {
-            environment["NOTIPLAY_TEXT"] = text
-            response.append(("text", .string(text)))
-        }
-        if let url {
-            environment["NOTIPLAY_URL"] = url
-            response.append(("url", .string(url)))
-        }
-        response.append(("userInfo", .object(content.userInfo)))
-        environment["NOTIPLAY_RESPONSE"] = JSONValue.object(JSONObject(response)).jsonText
-
-        let limit = configuration.commandTimeLimit
-        let clock = configuration.clock
-        let program = command[0]
-        let arguments = Array(command.dropFirst())
-        let output = ChildProcess.Output.descriptor(Diagnostics.shared.fileDescriptor)
-        let log = self.log
-        commands.append(
-            Task { @MainActor in
-                let run = Task { await ChildProcess.run(program, arguments, environment: environment, stdout: output, stderr: output) }
-                let watchdog = Task {
-                    try? await clock.sleep(for: limit)
-                    if !Task.isCancelled { run.cancel() }
-                }
-                let result = await run.value
-                let stopped = watchdog.isCancelled == false && run.isCancelled
-                watchdog.cancel()
-                switch result {
-                case .success(let termination) where termination.succeeded:
-                    log.record("command", [("action", .string(action)), ("status", .integer(0))])
-                case .success(let termination):
-                    let why = stopped ? "was stopped after \(limit)" : "ended with \(termination)"
-                    log.record("error", [("message", .string("the app's command \(program) for \"\(action)\" \(why)"))])
-                case .failure(let failure):
-                    log.record("error", [("message", .string("the app's command for forwarded actions: cannot run \(program): \(failure.message)"))])
-                }
-            })
+        let response = AppCommandRunner.Response(action: identifier, text: text, url: url, notification: notification)
+        commands.append(AppCommandRunner(command: command, configuration: configuration, log: log).start(response))
     }
 
     func performDefaultAction(from source: String) {

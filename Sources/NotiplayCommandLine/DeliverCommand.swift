@@ -1,6 +1,7 @@
 import Logging
 import Notiplay
 import NotiplayPlayback
+import SystemPackage
 
 #if canImport(Glibc)
 @preconcurrency import Glibc
@@ -36,8 +37,9 @@ enum DeliverCommand {
         run: { try await run($0) }
     )
 
-    /// Extension types: the built-in ones and the samples, plus those an author's package registers.
-    nonisolated(unsafe) static var types = NotiplayCLI.withSamples(ExtensionTypes())
+    /// Extension types: the built-in ones, plus those the executable registers (the samples in
+    /// `notiplay`, an author's own in their tool).
+    nonisolated(unsafe) static var types = ExtensionTypes()
 
     static func run(_ arguments: ParsedArguments) async throws {
         let mode: Mode = arguments.flag("headless") ? .headless : (isatty(0) == 1 && isatty(1) == 1) ? .terminal : .plain
@@ -45,7 +47,7 @@ enum DeliverCommand {
         switch arguments.value("events") {
         case nil: jsonl = false
         case "jsonl": jsonl = true
-        case let other?: throw NotiplayError(.usage, "--events must be jsonl, not '\(TerminalText.clean(other))'")
+        case let other?: throw UsageError("--events must be jsonl, not '\(TerminalText.clean(other))'")
         }
         let keys = try HeadlessKey.parse(arguments.value("keys") ?? "")
         var configuration = PresentationSession.Configuration()
@@ -58,7 +60,7 @@ enum DeliverCommand {
         let decoder = PayloadDecoder(sizeLimit: arguments.flag("no-payload-limit") ? nil : PayloadDecoder.apnsLimit)
         let path = arguments.positionals[0]
         let payload: APNsPayload
-        do { payload = try decoder.decodeFile(path) } catch { throw error.notiplayError }
+        do { payload = try decoder.decodeFile(path) } catch { throw error.withCommandLineHints.notiplayError }
         var content = payload.content.mutableCopy()
         let validator = AttachmentValidator()
         for file in arguments.all("attach") {
@@ -79,6 +81,9 @@ enum DeliverCommand {
             }
         }
         let engine = try audio.startEngine(untimed: arguments.flag("untimed"))
+        // After the engine: the app command's output goes where messages go now.
+        configuration.environment = hostEnvironment()
+        service.environment = configuration.environment
 
         let request = UNNotificationRequest(
             identifier: Path.stem(path), content: UNNotificationContent(content), trigger: UNPushNotificationTrigger())
@@ -91,10 +96,10 @@ enum DeliverCommand {
     }
 
     /// `--NAME SECONDS` as a duration, if given.
-    static func seconds(_ arguments: ParsedArguments, _ name: String) throws(NotiplayError) -> Duration? {
+    static func seconds(_ arguments: ParsedArguments, _ name: String) throws(UsageError) -> Duration? {
         guard let text = arguments.value(name) else { return nil }
         guard let seconds = Double(text), seconds > 0, seconds <= 3_600 else {
-            throw NotiplayError(.usage, "--\(name) must be a number of seconds, not '\(TerminalText.clean(text))'")
+            throw UsageError("--\(name) must be a number of seconds, not '\(TerminalText.clean(text))'")
         }
         return .milliseconds(Int(seconds * 1000))
     }
@@ -107,7 +112,7 @@ enum DeliverCommand {
         configuration: PresentationSession.Configuration, keys: [HeadlessKey], jsonl: Bool, mode: Mode
     ) async -> Int32 {
         let log = EventLog()
-        let print: @MainActor (EventLine) -> Void = { line in writeAll(1, (jsonl ? line.json : readable(line)) + "\n") }
+        let print: @MainActor (EventLine) -> Void = { line in _ = try? FileDescriptor.standardOutput.writeAll(((jsonl ? line.json : readable(line)) + "\n").utf8) }
         if mode == .headless { log.observe(print) }
         let request = await ServiceExtensionStage.run(
             request: request, payloadIsMutable: mutable, registry: registry, types: types, log: log, configuration: service)
@@ -119,7 +124,7 @@ enum DeliverCommand {
             try session.present(notification)
         } catch {
             Diagnostics.shared.report(error.description)
-            return error.exitCode
+            return ExitStatus.of(error.kind)
         }
         switch mode {
         case .headless:
@@ -127,7 +132,7 @@ enum DeliverCommand {
         case .plain:
             // Not a terminal: the card once as plain text, then the events as lines.
             let width = TerminalSize.current(fd: 1)?.columns ?? 80
-            writeAll(1, FrameRenderer.plainText(CardLayout.render(session.card(), width: width), glyphs: GlyphSet.detect(environment: processEnvironment)) + "\n")
+            _ = try? FileDescriptor.standardOutput.writeAll((FrameRenderer.plainText(CardLayout.render(session.card(), width: width), glyphs: GlyphSet.detect(environment: processEnvironment)) + "\n").utf8)
             for line in log.events { print(line) }
             log.observe(print)
         case .terminal:
@@ -175,20 +180,6 @@ enum Mode {
     case terminal
 }
 
-/// The process environment as a dictionary.
-var processEnvironment: [String: String] {
-    var result: [String: String] = [:]
-    var index = 0
-    while let entry = environ[index] {
-        let text = String(cString: entry)
-        if let equals = text.firstIndex(of: "=") {
-            result[String(text[..<equals])] = String(text[text.index(after: equals)...])
-        }
-        index += 1
-    }
-    return result
-}
-
 /// One step of `--keys`.
 enum HeadlessKey: Equatable {
     case input(PresentationSession.Input)
@@ -198,7 +189,7 @@ enum HeadlessKey: Equatable {
 
     /// Parses `"space ~end q"`. Spaces, tabs and commas separate keys; a value made only of spaces
     /// (`--keys " "`, a space typed as itself) presses the media button once for each.
-    static func parse(_ text: String) throws(NotiplayError) -> [HeadlessKey] {
+    static func parse(_ text: String) throws(UsageError) -> [HeadlessKey] {
         if !text.isEmpty && text.allSatisfy({ $0 == " " }) {
             return Array(repeating: .input(.media), count: text.count)
         }
@@ -219,8 +210,7 @@ enum HeadlessKey: Equatable {
                 } else if token.hasPrefix("~"), let duration = parseDuration(token.dropFirst()) {
                     keys.append(.wait(duration))
                 } else {
-                    throw NotiplayError(
-                        .usage,
+                    throw UsageError(
                         "--keys: unknown key '\(TerminalText.clean(String(token)))' (space, p, 1-9, enter, esc, d, q, tap, left, right, ~500ms, ~1.5s, ~end)")
                 }
             }

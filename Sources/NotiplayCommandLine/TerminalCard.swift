@@ -4,7 +4,7 @@ import Notiplay
 @preconcurrency import Glibc
 #endif
 
-/// `notiplay deliver` in a terminal: the card drawn and redrawn, keys from the keyboard (SPEC §4).
+/// `notiplay deliver` in a terminal: the card drawn and redrawn, keys from the keyboard.
 ///
 /// Keys: space or p (media button), 1–9 (actions; a text-input action opens a prompt: type, Enter
 /// sends, Esc cancels), Enter (default action), Esc or d (dismiss), t (touch the content), ← and →
@@ -106,7 +106,7 @@ final class TerminalCard {
                 typing.text.append(c)
                 prompt = typing
             case .controlC:
-                return 130
+                return ExitStatus.interrupted
             default:
                 break
             }
@@ -121,7 +121,7 @@ final class TerminalCard {
         case .left: session.handle(.seekBy(-Self.seekStep))
         case .right: session.handle(.seekBy(Self.seekStep))
         case .character("q"), .controlD: return 0
-        case .controlC: return 130
+        case .controlC: return ExitStatus.interrupted
         case .character(let c):
             guard let digit = c.wholeNumberValue, (1...9).contains(digit), session.actions.indices.contains(digit - 1) else {
                 break

@@ -24,8 +24,8 @@ import Testing
         #expect {
             try HeadlessKey.parse("space jump")
         } throws: { error in
-            let error = error as? NotiplayError
-            return error?.kind == .usage && error?.reason.contains("unknown key 'jump'") == true
+            let error = error as? UsageError
+            return error?.reason.contains("unknown key 'jump'") == true
                 && error?.reason.contains("space, p, 1-9") == true
         }
     }

@@ -149,7 +149,7 @@ import Testing
             _ = try ExtensionRegistry.load(folder: "/no/such/folder")
         } catch {
             #expect(error.failures.first?.isMissing == true)
-            #expect(error.failures.first?.notiplayError.exitCode == 66)
+            #expect(error.failures.first?.notiplayError.kind == .missingInput)
         }
     }
 }

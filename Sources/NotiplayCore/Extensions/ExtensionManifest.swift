@@ -5,7 +5,7 @@ public enum ExtensionPoint: String, Sendable, Hashable, CaseIterable {
     /// A service extension: edits alert payloads with `mutable-content: 1` before they are shown.
     case service = "com.apple.usernotifications.service"
 
-    /// `content-extension` or `service-extension`, as `notiplay validate --json` names the kind.
+    /// `content-extension` or `service-extension`, as ``ValidatedKind`` names the kind.
     public var kindName: String {
         switch self {
         case .content: "content-extension"
@@ -14,7 +14,7 @@ public enum ExtensionPoint: String, Sendable, Hashable, CaseIterable {
     }
 }
 
-/// An extension's `Info.plist`, read and checked (SPEC §3).
+/// An extension's `Info.plist`, read and checked.
 ///
 /// The class that implements the extension is found by ``typeName``: the principal class with
 /// Xcode's `$(PRODUCT_MODULE_NAME)` (or `$(PRODUCT_NAME)`) prefix replaced by the bundle's name,
