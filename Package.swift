@@ -92,7 +92,7 @@ let package = Package(
         ),
         .target(
             name: "NotiplayTestSupport",
-            dependencies: ["NotiplayCore"],
+            dependencies: ["NotiplayCore", .product(name: "Subprocess", package: "swift-subprocess")],
             path: "Tests/Support"
         ),
         .testTarget(name: "NotiplayCoreTests", dependencies: ["NotiplayCore", "NotiplayTestSupport"]),

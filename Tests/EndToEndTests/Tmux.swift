@@ -1,5 +1,5 @@
 import Foundation
-import NotiplayCore
+import NotiplayTestSupport
 import Testing
 
 /// A tmux server of the test's own (its own socket), with one pane running a plain shell: keys
@@ -21,15 +21,14 @@ final class TmuxPane {
 
     deinit {
         // Not awaited: the server goes, and the client is reaped whenever it ends.
-        if case .success(let client) = NotiplayCore.ChildProcess.start(tmux, ["-L", socket, "kill-server"]) {
-            Task.detached { _ = await client.wait() }
-        }
+        let (tmux, socket) = (self.tmux, self.socket)
+        Task.detached { _ = await TestChild.run(tmux, ["-L", socket, "kill-server"], stdout: "/dev/null", stderr: "/dev/null", seconds: 20) }
     }
 
     /// Runs `tmux -L SOCKET arguments` and returns its standard output.
     ///
-    /// Through NotiplayCore's ChildProcess, not Foundation's `Process`: the tmux client waits for
-    /// signals from its server, and a child of `Process` inherits the test thread's blocked
+    /// Through swift-subprocess (``TestChild``), not Foundation's `Process`: the tmux client waits
+    /// for signals from its server, and a child of `Process` inherits the test thread's blocked
     /// signals (it then waits forever); the server also outlives the client and would hold pipes
     /// open, so output goes through a file. Awaited, never waited for with a semaphore: a blocked
     /// thread of the two-thread pool starved everything else under load.
@@ -45,25 +44,13 @@ final class TmuxPane {
             unlink(output)
             unlink(output + ".err")
         }
-        let tmux = self.tmux
-        let socket = self.socket
-        let result = try await withThrowingTaskGroup(of: Result<NotiplayCore.ChildProcess.Termination, NotiplayCore.ChildProcess.SpawnError>?.self) { group in
-            group.addTask {
-                await NotiplayCore.ChildProcess.run(tmux, ["-L", socket] + arguments, stdout: .file(output), stderr: .file(output + ".err"))
-            }
-            group.addTask {
-                try await Task.sleep(for: .seconds(20))
-                return nil
-            }
-            let first = try await group.next() ?? nil
-            group.cancelAll()  // kills a tmux client that did not answer
-            return first
-        }
+        // A tmux client that does not answer in 20 s is killed.
+        let result = await TestChild.run(tmux, ["-L", socket] + arguments, stdout: output, stderr: output + ".err", seconds: 20)
         guard let result else {
             throw TmuxError(message: "tmux \(arguments.joined(separator: " ")): no answer in 20 s")
         }
         let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
-        guard case .success(let termination) = result, termination.succeeded else {
+        guard result == .exited(0) else {
             let errors = (try? String(contentsOfFile: output + ".err", encoding: .utf8)) ?? ""
             throw TmuxError(message: "tmux \(arguments.joined(separator: " ")): \(result) \(errors)")
         }

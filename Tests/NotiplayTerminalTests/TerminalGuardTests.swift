@@ -3,6 +3,7 @@
 #endif
 import NotiplayCore
 import NotiplayTerminal
+import NotiplayTestSupport
 import Testing
 
 extension RealTime {
@@ -206,7 +207,7 @@ extension RealTime {
         }
 
         /// Continues this process once it has stopped (the test runner has no shell to type `fg`).
-        private func continueWhenStopped() throws -> ChildProcess.Running {
+        private func continueWhenStopped() async -> TestChild {
             let script = """
                 i=0
                 while [ $i -lt 2000 ]; do
@@ -215,7 +216,7 @@ extension RealTime {
                 done
                 kill -CONT $1
                 """
-            return try ChildProcess.start("/bin/sh", ["-c", script, "sh", String(getpid())]).get()
+            return await TestChild.start("/bin/sh", ["-c", script, "sh", String(getpid())])
         }
 
         @Test("Ctrl-Z and SIGTSTP: terminal restored, process stopped, taken again on SIGCONT, resumed",
@@ -228,8 +229,8 @@ extension RealTime {
                 let (terminal, events, collector) = try start(pty)
                 defer { terminal.restore() }
                 defer { events.stop() }
-                let helper = try continueWhenStopped()
-                defer { helper.signal(SIGKILL) }
+                let helper = await continueWhenStopped()
+                defer { helper.stop() }
 
                 if how == "ctrl-z" { pty.type([0x1A]) } else { kill(getpid(), SIGTSTP) }
                 #expect(try await collector.next(within: 30) == .resumed)
