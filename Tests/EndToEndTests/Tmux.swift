@@ -7,6 +7,8 @@ import Testing
 final class TmuxPane {
     let socket = "notiplay-test-\(UUID().uuidString.prefix(8))"
     let tmux: String
+    /// The server's process id, for ``deinit``.
+    private var serverPID: Int32?
 
     /// Starts a `columns` × `rows` pane running `sh` with a plain prompt and a UTF-8 locale.
     init(columns: Int = 80, rows: Int = 24, environment: [String: String] = [:]) async throws {
@@ -16,13 +18,20 @@ final class TmuxPane {
         let exports = env.map { "\($0.key)=\(E2E.shellQuoted($0.value))" }.joined(separator: " ")
         let shell = "env -i PATH=/usr/local/bin:/usr/bin:/bin HOME=\(E2E.shellQuoted(NSHomeDirectory())) \(exports) sh"
         try await command("-f", "/dev/null", "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", shell)
+        serverPID = Int32(try await value("#{pid}"))
         try await command("set-option", "-g", "status", "off")
     }
 
+    /// Ends the server (and the pane's processes with it) with SIGTERM, at once: a `kill-server`
+    /// client started from here would be spawned by a task that may not run before the test
+    /// process exits, leaving the server behind. The process is checked to be this socket's
+    /// server first.
     deinit {
-        // Not awaited: the server goes, and the client is reaped whenever it ends.
-        let (tmux, socket) = (self.tmux, self.socket)
-        Task.detached { _ = await TestChild.run(tmux, ["-L", socket, "kill-server"], stdout: "/dev/null", stderr: "/dev/null", seconds: 20) }
+        guard let serverPID,
+            let commandLine = try? String(contentsOfFile: "/proc/\(serverPID)/cmdline", encoding: .utf8),
+            commandLine.contains(socket)
+        else { return }
+        kill(serverPID, SIGTERM)
     }
 
     /// Runs `tmux -L SOCKET arguments` and returns its standard output.
