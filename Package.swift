@@ -18,7 +18,8 @@ import PackageDescription
 //     |  NotiplayScript   the `.playback` script language: parser and AST (uses Core only)
 //   NotiplayCommandLine  the whole command line as a library: the only module that knows argv,
 //     ^                  exit statuses, environment variables and descriptor 2
-//   notiplay          the executable: the command line with the samples registered
+//   notiplay          the executable: the command line with the samples registered (only it
+//                     registers them)
 let package = Package(
     name: "notiplay",
     platforms: [.macOS(.v15)],
@@ -36,6 +37,9 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
     ],
     targets: [
         .systemLibrary(
@@ -45,7 +49,7 @@ let package = Package(
         ),
         .target(
             name: "NotiplayCore",
-            dependencies: [.product(name: "Logging", package: "swift-log")]
+            dependencies: [.product(name: "OrderedCollections", package: "swift-collections")]
         ),
         .target(
             name: "NotiplayPlayback",
@@ -56,18 +60,26 @@ let package = Package(
             ]
         ),
         .target(name: "NotiplayViews", dependencies: ["NotiplayCore"]),
-        .target(name: "NotiplayTerminal", dependencies: ["Notiplay", "NotiplayViews", "NotiplayCore"]),
+        .target(
+            name: "NotiplayTerminal",
+            dependencies: [
+                "Notiplay", "NotiplayViews", "NotiplayCore", .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
         .target(name: "NotiplayScript", dependencies: ["NotiplayCore"]),
         .target(
             name: "Notiplay",
-            dependencies: ["NotiplayCore", "NotiplayPlayback", "NotiplayViews"]
+            dependencies: [
+                "NotiplayCore", "NotiplayPlayback", "NotiplayViews",
+                .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
         ),
         .target(name: "NotiplaySamples", dependencies: ["Notiplay", "NotiplayCore"]),
         .target(
             name: "NotiplayCommandLine",
             dependencies: [
                 "Notiplay",
-                "NotiplaySamples",
                 "NotiplayCore",
                 "NotiplayPlayback",
                 "NotiplayScript",
@@ -75,19 +87,24 @@ let package = Package(
                 "NotiplayTerminal",
                 "NotiplayViews",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         .target(
             name: "NotiplayTesting",
             dependencies: ["Notiplay", "NotiplayCore", "NotiplayPlayback", "NotiplayViews", "NotiplayScript"]
         ),
-        .executableTarget(name: "notiplay", dependencies: ["NotiplayCommandLine"]),
+        .executableTarget(name: "notiplay", dependencies: ["NotiplayCommandLine", "NotiplaySamples"]),
         .executableTarget(
             name: "NotiplayBenchmarks",
             dependencies: ["Notiplay", "NotiplayCore", "NotiplayPlayback", "NotiplayViews"],
             path: "Benchmarks/NotiplayBenchmarks"
         ),
-        .target(name: "NotiplayTestSupport", path: "Tests/Support"),
+        .target(
+            name: "NotiplayTestSupport",
+            dependencies: ["NotiplayCore", .product(name: "Subprocess", package: "swift-subprocess")],
+            path: "Tests/Support"
+        ),
         .testTarget(name: "NotiplayCoreTests", dependencies: ["NotiplayCore", "NotiplayTestSupport"]),
         .testTarget(name: "NotiplayScriptTests", dependencies: ["NotiplayScript", "NotiplayTestSupport"]),
         .testTarget(

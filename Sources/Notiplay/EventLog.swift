@@ -40,16 +40,6 @@ public final class EventLog {
         return logged
     }
 
-    /// Records the event whose line has `name` and `fields` (the app's command for forwarded
-    /// actions records its `command` and `error` events this way).
-    @discardableResult
-    func record(_ name: String, _ fields: [(String, JSONScalar)] = []) -> LoggedEvent {
-        guard let event = PresentationEvent(name: name, fields: fields) else {
-            preconditionFailure("\(name) \(fields) is not the line of a presentation event")
-        }
-        return record(event)
-    }
-
     /// Calls `observer` with every event recorded from now on.
     public func observe(_ observer: @escaping @MainActor (LoggedEvent) -> Void) {
         observers.append(observer)

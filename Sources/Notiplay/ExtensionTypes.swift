@@ -36,6 +36,12 @@ public struct ExtensionTypes: Sendable {
         factories[name] = { T() }
     }
 
+    /// Registers a content extension under `name`, each instance made by `factory`: for a type
+    /// that takes configuration when it is made (a folder, a setting its tool read).
+    public mutating func register(as name: String, factory: @escaping Factory) {
+        factories[name] = factory
+    }
+
     /// Registers the service extension `type` under `name` (the manifest's principal class, or
     /// its bundle's name). Registering under ``MediaAttachmentService/typeName`` replaces the
     /// built-in media fetcher.

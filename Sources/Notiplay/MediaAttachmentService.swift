@@ -11,9 +11,9 @@ import NotiplayViews
 /// `media-url` (``payloadKey``) is a string: a `file://`, `http://` or `https://` URL, or a path
 /// relative to the payload file's folder when the runtime knows it
 /// (``ServiceExtensionStage/Configuration/payloadDirectory``). ``MediaFetcher`` does the work:
-/// `http(s)` downloads need `curl` on `PATH`; the file lands in the media cache
-/// (`$NOTIPLAY_CACHE_DIR`, else `$XDG_CACHE_HOME/notiplay/media`, else `~/.cache/notiplay/media`)
-/// and is validated like any attachment.
+/// `http(s)` downloads need `curl` on the host's `PATH` (``HostEnvironment/variables``); the file
+/// lands in the media cache (``HostEnvironment/mediaCacheDirectory``; the `notiplay` command line
+/// sets it) and is validated like any attachment.
 ///
 /// When it runs: ``ServiceExtensionStage`` runs it when the app declares no service extension of
 /// its own, the payload is eligible (alert text and `mutable-content: 1`) and it carries

@@ -10,13 +10,15 @@ import Foundation
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Subprocess
 
 /// Fetches the media a payload names into a cache folder and makes a validated attachment of it:
 /// what ``MediaAttachmentService`` does, for service extensions of your own too.
 ///
 /// Accepted references:
 /// - `file:///absolute/path` (host empty or `localhost`): a local regular file, copied.
-/// - `http://…` and `https://…`: downloaded by `curl` (which must be on `PATH`), run without a
+/// - `http://…` and `https://…`: downloaded by `curl` (looked up on the `PATH` of
+///   ``environment``, which is all of curl's environment: its proxy settings too), run without a
 ///   shell and with its configuration files ignored: `--fail`, at most 3 redirects, only HTTP(S)
 ///   even after a redirect, no more bytes than the largest attachment limit, and a time limit.
 /// - a path without a scheme, only when ``baseDirectory`` is set (the payload's folder): relative
@@ -29,34 +31,32 @@ import Darwin
 /// content (`.wav`, `.m4a`, `.ogg`…). A reference is fetched again on every call; its new copy
 /// replaces the old one. The result is validated like any attachment (``AttachmentValidator``).
 public struct MediaFetcher: Sendable {
-    /// The folder fetched media are written to; `nil` means ``defaultCacheDirectory()``.
+    /// The folder fetched media are written to; `nil` means there is none, and every fetch fails
+    /// saying so.
     public var cacheDirectory: String?
     /// The size limits of attachments; downloads stop at the larger one.
     public var limits: AttachmentLimits
     /// The folder references without a scheme are relative to (the payload's folder), or `nil` to
     /// refuse such references.
     public var baseDirectory: String?
-    /// The folders searched for `curl`, colon-separated; `nil` means `$PATH`.
-    var searchPath: String?
+    /// The environment variables `curl` runs with, and nothing else: `PATH` (where `curl` is
+    /// looked up; without one, the process's), proxy settings such as `https_proxy`.
+    public var environment: [String: String]
 
     /// A fetcher.
     /// - Parameters:
-    ///   - cacheDirectory: Where fetched media go; `nil` means ``defaultCacheDirectory()``.
+    ///   - cacheDirectory: Where fetched media go; `nil` means there is none.
     ///   - limits: The attachment size limits.
     ///   - baseDirectory: The folder bare paths are relative to, or `nil` to refuse them.
-    public init(cacheDirectory: String? = nil, limits: AttachmentLimits = .default, baseDirectory: String? = nil) {
+    ///   - environment: `curl`'s environment variables.
+    public init(
+        cacheDirectory: String? = nil, limits: AttachmentLimits = .default, baseDirectory: String? = nil,
+        environment: [String: String] = [:]
+    ) {
         self.cacheDirectory = cacheDirectory
         self.limits = limits
         self.baseDirectory = baseDirectory
-    }
-
-    /// `$NOTIPLAY_CACHE_DIR`, else `$XDG_CACHE_HOME/notiplay/media` (when absolute), else
-    /// `~/.cache/notiplay/media`; `nil` when none of these variables is set.
-    public static func defaultCacheDirectory() -> String? {
-        if let folder = environment("NOTIPLAY_CACHE_DIR"), !folder.isEmpty { return folder }
-        if let xdg = environment("XDG_CACHE_HOME"), xdg.hasPrefix("/") { return join(xdg, "notiplay/media") }
-        if let home = environment("HOME"), !home.isEmpty { return join(home, ".cache/notiplay/media") }
-        return nil
+        self.environment = environment
     }
 
     /// Fetches `reference` and returns it as an attachment whose identifier is the reference's
@@ -70,10 +70,8 @@ public struct MediaFetcher: Sendable {
     /// - Throws: ``NotiplayError`` naming `reference` and what went wrong.
     public func fetch(_ reference: String, timeLimit: Duration = .seconds(30)) async throws(NotiplayError) -> UNNotificationAttachment {
         let source = try Source(reference, baseDirectory: baseDirectory)
-        guard let folder = cacheDirectory ?? Self.defaultCacheDirectory() else {
-            throw NotiplayError(
-                .unavailable, file: reference,
-                "no cache folder for fetched media: set NOTIPLAY_CACHE_DIR, XDG_CACHE_HOME or HOME")
+        guard let folder = cacheDirectory else {
+            throw NotiplayError(.unavailable, file: reference, "no cache folder for fetched media was given")
         }
         try Self.makeFolder(folder)
         let name = Self.hashName(reference)
@@ -83,7 +81,7 @@ public struct MediaFetcher: Sendable {
         case .local(let path):
             try copy(path, to: partial, reference: reference)
         case .remote:
-            try await download(reference, to: partial, folder: folder, timeLimit: timeLimit)
+            try await download(reference, to: partial, timeLimit: timeLimit)
         }
         if Task.isCancelled { throw Self.stopped(reference) }
         let validator = AttachmentValidator(limits: limits)
@@ -229,13 +227,9 @@ public struct MediaFetcher: Sendable {
 
     // MARK: Downloads
 
-    /// Downloads `url` into `destination` with `curl`.
-    private func download(_ url: String, to destination: String, folder: String, timeLimit: Duration) async throws(NotiplayError) {
-        guard let curl = ChildProcess.find("curl", searchPath: searchPath) else {
-            throw NotiplayError(.unavailable, file: url, "fetching http(s) media needs curl on PATH")
-        }
-        let errors = Self.join(folder, ".\(Self.hashName(url))-\(UInt64.random(in: 0...UInt64.max)).err")
-        defer { unlink(errors) }
+    /// Downloads `url` into `destination` with `curl`, in a process group of its own; cancelling
+    /// the task kills it.
+    private func download(_ url: String, to destination: String, timeLimit: Duration) async throws(NotiplayError) {
         let arguments = [
             "--disable",  // first: no ~/.curlrc
             "--fail", "--silent", "--show-error", "--globoff",
@@ -246,21 +240,33 @@ public struct MediaFetcher: Sendable {
             "--output", destination,
             "--", url,
         ]
-        switch await ChildProcess.run(curl, arguments, stderr: .file(errors)) {
-        case .failure(let failure):
+        let status: TerminationStatus
+        let said: String
+        do {
+            let result = try await Subprocess.run(
+                ChildProgram.executable("curl"), arguments: Arguments(arguments),
+                environment: ChildProgram.environment(environment),
+                platformOptions: ChildProgram.options(teardown: [
+                    .send(signal: .kill, toProcessGroup: true, allowedDurationToNextStep: .seconds(1))
+                ]),
+                output: .discarded, error: .string(limit: 65_536))
+            status = result.terminationStatus
+            said = Self.firstLine(of: result.standardError)
+        } catch {
             if Task.isCancelled { throw Self.stopped(url) }
-            throw NotiplayError(.unavailable, file: url, "curl could not be started: \(failure.message)")
-        case .success(let termination):
-            if Task.isCancelled { throw Self.stopped(url) }
-            switch termination {
-            case .exited(0):
-                return
-            case .exited(let status):
-                let said = Self.firstLine(ofFile: errors)
-                throw NotiplayError(.badData, file: url, said.isEmpty ? "curl failed with exit status \(status)" : said)
-            case .signaled(let signal):
-                throw NotiplayError(.unavailable, file: url, "curl was ended by signal \(signal)")
+            if let failure = error as? SubprocessError, failure.code == .executableNotFound {
+                throw NotiplayError(.unavailable, file: url, "fetching http(s) media needs curl on PATH")
             }
+            throw NotiplayError(.unavailable, file: url, "curl could not be started: \(ChildProgram.reason(error, program: "curl"))")
+        }
+        if Task.isCancelled { throw Self.stopped(url) }
+        switch status {
+        case .exited(0):
+            return
+        case .exited(let code):
+            throw NotiplayError(.badData, file: url, said.isEmpty ? "curl failed with exit status \(code)" : said)
+        case .signaled(let signal):
+            throw NotiplayError(.unavailable, file: url, "curl was ended by signal \(signal)")
         }
     }
 
@@ -276,16 +282,9 @@ public struct MediaFetcher: Sendable {
         return "\(ms / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
     }
 
-    /// The first non-empty line of a small file (curl's error message), at most 300 characters.
-    static func firstLine(ofFile path: String) -> String {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return "" }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        guard count > 0 else { return "" }
-        let text = String(decoding: buffer[..<count], as: UTF8.self)
-        let line = text.split(whereSeparator: \.isNewline).first { !$0.allSatisfy(\.isWhitespace) } ?? ""
+    /// The first non-empty line of `text` (curl's error message), at most 300 characters.
+    static func firstLine(of text: String) -> String {
+        let line = text.prefix(4096).split(whereSeparator: \.isNewline).first { !$0.allSatisfy(\.isWhitespace) } ?? ""
         return String(line.prefix(300))
     }
 
@@ -353,10 +352,6 @@ public struct MediaFetcher: Sendable {
     }
 
     // MARK: The system
-
-    static func environment(_ name: String) -> String? {
-        getenv(name).map { String(cString: $0) }
-    }
 
     static func errnoText() -> String {
         String(cString: strerror(errno))

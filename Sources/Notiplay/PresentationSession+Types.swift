@@ -40,15 +40,18 @@ extension PresentationSession {
         /// The clock both limits are measured on: the system's, or a test's clock that moves only
         /// when the test says.
         public var clock: any Clock<Duration>
+        /// The variables the app's command runs with, and where its output goes.
+        public var environment: HostEnvironment
 
         /// The defaults: 10 s for a completion handler, 30 s for the app's command, the system's
-        /// clock.
+        /// clock, and an empty ``HostEnvironment``.
         public init(
             responseTimeLimit: Duration = .seconds(10), commandTimeLimit: Duration = .seconds(30),
-            clock: any Clock<Duration> = ContinuousClock()
+            clock: any Clock<Duration> = ContinuousClock(), environment: HostEnvironment = HostEnvironment()
         ) {
             self.responseTimeLimit = responseTimeLimit
             self.commandTimeLimit = commandTimeLimit
+            self.environment = environment
             self.clock = clock
         }
     }

@@ -151,65 +151,10 @@ public final class PresentationSession {
 
     func forward(_ identifier: String, text: String?, url: String? = nil) {
         log.record(.forwarded(action: identifier, text: text, url: url))
-        runAppCommand(action: identifier, text: text, url: url)
-    }
-
-    // MARK: The app's command for forwarded actions
-
-    /// Runs the app file's `forwardedActions.command` with the response in its environment:
-    /// `NOTIPLAY_ACTION`, `NOTIPLAY_TEXT` (text-input actions), `NOTIPLAY_URL` (`open(_:)`),
-    /// `NOTIPLAY_NOTIFICATION`, `NOTIPLAY_CATEGORY`, `NOTIPLAY_THREAD`, and `NOTIPLAY_RESPONSE`,
-    /// all of it as one JSON object with the notification's `userInfo`.
-    private func runAppCommand(action: String, text: String?, url: String?) {
+        // The app's command for forwarded actions, if the app file has one.
         guard let command = app.forwardedActions.command, let notification else { return }
-        let content = notification.request.content
-        var environment = [
-            "NOTIPLAY_ACTION": action,
-            "NOTIPLAY_NOTIFICATION": notification.request.identifier,
-            "NOTIPLAY_CATEGORY": content.categoryIdentifier,
-            "NOTIPLAY_THREAD": content.threadIdentifier,
-        ]
-        var response: [(String, JSONValue)] = [
-            ("action", .string(action)), ("notification", .string(notification.request.identifier)),
-            ("category", .string(content.categoryIdentifier)), ("thread", .string(content.threadIdentifier)),
-        ]
-        if let text {
-            environment["NOTIPLAY_TEXT"] = text
-            response.append(("text", .string(text)))
-        }
-        if let url {
-            environment["NOTIPLAY_URL"] = url
-            response.append(("url", .string(url)))
-        }
-        response.append(("userInfo", .object(content.userInfo)))
-        environment["NOTIPLAY_RESPONSE"] = JSONValue.object(JSONObject(response)).jsonText
-
-        let limit = configuration.commandTimeLimit
-        let clock = configuration.clock
-        let program = command[0]
-        let arguments = Array(command.dropFirst())
-        let output = ChildProcess.Output.descriptor(Diagnostics.shared.fileDescriptor)
-        let log = self.log
-        commands.append(
-            Task { @MainActor in
-                let run = Task { await ChildProcess.run(program, arguments, environment: environment, stdout: output, stderr: output) }
-                let watchdog = Task {
-                    try? await clock.sleep(for: limit)
-                    if !Task.isCancelled { run.cancel() }
-                }
-                let result = await run.value
-                let stopped = watchdog.isCancelled == false && run.isCancelled
-                watchdog.cancel()
-                switch result {
-                case .success(let termination) where termination.succeeded:
-                    log.record("command", [("action", .string(action)), ("status", .integer(0))])
-                case .success(let termination):
-                    let why = stopped ? "was stopped after \(limit)" : "ended with \(termination)"
-                    log.record("error", [("message", .string("the app's command \(program) for \"\(action)\" \(why)"))])
-                case .failure(let failure):
-                    log.record("error", [("message", .string("the app's command for forwarded actions: cannot run \(program): \(failure.message)"))])
-                }
-            })
+        let response = AppCommandRunner.Response(action: identifier, text: text, url: url, notification: notification)
+        commands.append(AppCommandRunner(command: command, configuration: configuration, log: log).start(response))
     }
 
     /// Waits until every media command given so far reached the engine, and every app command

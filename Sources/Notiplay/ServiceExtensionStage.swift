@@ -46,9 +46,10 @@ public enum ServiceExtensionStage {
         public var expiryGrace: Duration
         /// The limits attachments added by the extension are validated with.
         public var attachmentLimits: AttachmentLimits
-        /// Where ``MediaAttachmentService`` writes fetched media; `nil` means
-        /// ``MediaFetcher/defaultCacheDirectory()``.
-        public var cacheDirectory: String?
+        /// Where ``MediaAttachmentService`` writes fetched media
+        /// (``HostEnvironment/mediaCacheDirectory``), and the variables its `curl` runs with
+        /// (``HostEnvironment/variables``).
+        public var environment: HostEnvironment
         /// The payload file's folder: a `media-url` without a scheme is a path relative to it.
         /// `nil` refuses such references.
         public var payloadDirectory: String?
@@ -56,17 +57,17 @@ public enum ServiceExtensionStage {
         /// clock that moves only when the test says.
         public var clock: any Clock<Duration> = ContinuousClock()
 
-        /// A configuration; the defaults are 30 s, a 1 s grace, iOS's attachment limits and the
-        /// default media cache.
+        /// A configuration; the defaults are 30 s, a 1 s grace, iOS's attachment limits and an
+        /// empty ``HostEnvironment`` (no media cache: fetching fails).
         public init(
             timeLimit: Duration = .seconds(30), expiryGrace: Duration = .seconds(1),
-            attachmentLimits: AttachmentLimits = .default, cacheDirectory: String? = nil,
+            attachmentLimits: AttachmentLimits = .default, environment: HostEnvironment = HostEnvironment(),
             payloadDirectory: String? = nil
         ) {
             self.timeLimit = timeLimit
             self.expiryGrace = expiryGrace
             self.attachmentLimits = attachmentLimits
-            self.cacheDirectory = cacheDirectory
+            self.environment = environment
             self.payloadDirectory = payloadDirectory
         }
     }
@@ -114,8 +115,8 @@ public enum ServiceExtensionStage {
         instance.reportError = { [weak log] message in log?.record(.error(message)) }
         if let media = instance as? MediaAttachmentService {
             media.fetcher = MediaFetcher(
-                cacheDirectory: configuration.cacheDirectory, limits: configuration.attachmentLimits,
-                baseDirectory: configuration.payloadDirectory)
+                cacheDirectory: configuration.environment.mediaCacheDirectory, limits: configuration.attachmentLimits,
+                baseDirectory: configuration.payloadDirectory, environment: configuration.environment.variables)
             media.fetchTimeLimit = configuration.timeLimit + configuration.expiryGrace
         }
         let call = ServiceCall(name: name, log: log)

@@ -1,6 +1,7 @@
 import Logging
 import NotiplayCore
 import NotiplayPlayback
+import SystemPackage
 
 #if canImport(Glibc)
 @preconcurrency import Glibc
@@ -14,27 +15,31 @@ enum AudioOutputArgument: Equatable {
 
     /// Parses `--audio`'s value.
     /// - Throws: A usage error for anything but `null`, `auto` or `pcm:PATH`.
-    init(_ argument: String) throws(NotiplayError) {
+    init(_ argument: String) throws(UsageError) {
         switch argument {
         case "null": self = .null
         case "auto": self = .auto
         default:
             guard argument.hasPrefix("pcm:"), argument.count > 4 else {
-                throw NotiplayError(.usage, "--audio must be null, auto or pcm:PATH, not '\(TerminalText.clean(argument))'")
+                throw UsageError("--audio must be null, auto or pcm:PATH, not '\(TerminalText.clean(argument))'")
             }
             self = .pcm(String(argument.dropFirst(4)))
         }
     }
 
     /// Starts the libmpv engine on this output. When notiplay owns the process (``NotiplayCLI/main(types:)``),
-    /// the audio stack's own messages on descriptor 2 are captured into the logger, once; a
-    /// caller of ``NotiplayCLI/run(_:types:)`` keeps its standard error as it was.
+    /// the audio stack's own messages on descriptor 2 are captured into the logger, once, and
+    /// ``Diagnostics`` writes to the copy of standard error kept aside; a caller of
+    /// ``NotiplayCLI/run(_:types:)`` keeps its standard error as it was.
     nonisolated(unsafe) private static var capturing = false
 
     func startEngine(untimed: Bool) throws(NotiplayError) -> MPVEngine {
         let output = try output(untimed: untimed)
         if NotiplayCLI.ownsProcess && !Self.capturing {
-            Self.capturing = NativeStderrCapture.install(logger: Logger(label: "native"))
+            if let saved = NativeStderrCapture.install(logger: Logger(label: "native")) {
+                Diagnostics.shared.fileDescriptor = FileDescriptor(rawValue: saved)
+                Self.capturing = true
+            }
         }
         do {
             return try MPVEngine(output: output, logger: Logger(label: "libmpv"))

@@ -36,7 +36,7 @@ struct ParsedArguments: Sendable {
 
 /// A subcommand: its grammar, its help and what it does.
 ///
-/// notiplay parses its own command line: the grammar is small and fixed (SPEC §5), and
+/// notiplay parses its own command line: the grammar is small and fixed and
 /// swift-argument-parser, with the reflection and FoundationEssentials it brings, measured about
 /// 2.5 MiB more peak memory and 2–3 ms more per process (`Scripts/bench-play.py`) — a cost paid
 /// by every `validate` and `test` run, which start many processes.
@@ -70,8 +70,8 @@ struct CommandSpec: Sendable {
     }
 
     /// Parses `arguments` (those after the subcommand's name).
-    /// - Throws: ``NotiplayError`` of kind `.usage` (exit 64) naming what is wrong.
-    func parse(_ arguments: [String]) throws(NotiplayError) -> ParsedArguments {
+    /// - Throws: ``UsageError`` naming what is wrong.
+    func parse(_ arguments: [String]) throws(UsageError) -> ParsedArguments {
         var parsed = ParsedArguments()
         var index = 0
         var onlyPositionals = false
@@ -123,8 +123,8 @@ struct CommandSpec: Sendable {
         return parsed
     }
 
-    func usageError(_ reason: String) -> NotiplayError {
-        NotiplayError(.usage, "\(reason)\nUsage: \(usage)\nSee 'notiplay \(name) --help'.")
+    func usageError(_ reason: String) -> UsageError {
+        UsageError("\(reason)\nUsage: \(usage)\nSee 'notiplay \(name) --help'.")
     }
 }
 

@@ -4,6 +4,7 @@ import Notiplay
 import NotiplayPlayback
 import NotiplayTerminal
 import NotiplayViews
+import SystemPackage
 
 #if canImport(Glibc)
 @preconcurrency import Glibc
@@ -39,8 +40,9 @@ enum DeliverCommand {
         run: { try await run($0) }
     )
 
-    /// Extension types: the built-in ones and the samples, plus those an author's package registers.
-    nonisolated(unsafe) static var types = NotiplayCLI.withSamples(ExtensionTypes())
+    /// Extension types: the built-in ones, plus those the executable registers (the samples in
+    /// `notiplay`, an author's own in their tool).
+    nonisolated(unsafe) static var types = ExtensionTypes()
 
     static func run(_ arguments: ParsedArguments) async throws {
         let mode: Mode = arguments.flag("headless") ? .headless : (isatty(0) == 1 && isatty(1) == 1) ? .terminal : .plain
@@ -48,11 +50,11 @@ enum DeliverCommand {
         switch arguments.value("events") {
         case nil: jsonl = false
         case "jsonl": jsonl = true
-        case let other?: throw NotiplayError(.usage, "--events must be jsonl, not '\(TerminalText.clean(other))'")
+        case let other?: throw UsageError("--events must be jsonl, not '\(TerminalText.clean(other))'")
         }
         let keys: KeyScript
         do { keys = try KeyScript(parsing: arguments.value("keys") ?? "") } catch {
-            throw NotiplayError(.usage, "--keys: \(error)")
+            throw UsageError("--keys: \(error)")
         }
         var configuration = PresentationSession.Configuration()
         if let limit = try seconds(arguments, "response-timeout") { configuration.responseTimeLimit = limit }
@@ -64,7 +66,7 @@ enum DeliverCommand {
         let decoder = PayloadDecoder(sizeLimit: arguments.flag("no-payload-limit") ? nil : PayloadDecoder.apnsLimit)
         let path = arguments.positionals[0]
         let payload: APNsPayload
-        do { payload = try decoder.decodeFile(path) } catch { throw error.notiplayError }
+        do { payload = try decoder.decodeFile(path) } catch { throw error.withCommandLineHints.notiplayError }
         var content = payload.content.mutableCopy()
         let validator = AttachmentValidator()
         for file in arguments.all("attach") {
@@ -85,6 +87,9 @@ enum DeliverCommand {
             }
         }
         let engine = try audio.startEngine(untimed: arguments.flag("untimed"))
+        // After the engine: the app command's output goes where messages go now.
+        configuration.environment = hostEnvironment()
+        service.environment = configuration.environment
 
         let request = UNNotificationRequest(
             identifier: Path.stem(path), content: UNNotificationContent(content), trigger: UNPushNotificationTrigger())
@@ -97,10 +102,10 @@ enum DeliverCommand {
     }
 
     /// `--NAME SECONDS` as a duration, if given.
-    static func seconds(_ arguments: ParsedArguments, _ name: String) throws(NotiplayError) -> Duration? {
+    static func seconds(_ arguments: ParsedArguments, _ name: String) throws(UsageError) -> Duration? {
         guard let text = arguments.value(name) else { return nil }
         guard let seconds = Double(text), seconds > 0, seconds <= 3_600 else {
-            throw NotiplayError(.usage, "--\(name) must be a number of seconds, not '\(TerminalText.clean(text))'")
+            throw UsageError("--\(name) must be a number of seconds, not '\(TerminalText.clean(text))'")
         }
         return .milliseconds(Int(seconds * 1000))
     }
@@ -114,7 +119,7 @@ enum DeliverCommand {
     ) async -> Int32 {
         let log = EventLog()
         let print: @MainActor (LoggedEvent) -> Void = { logged in
-            writeAll(1, (jsonl ? logged.line.json : readable(logged.line)) + "\n")
+            _ = try? FileDescriptor.standardOutput.writeAll(((jsonl ? logged.line.json : readable(logged.line)) + "\n").utf8)
         }
         if mode == .headless { log.observe(print) }
         let request = await ServiceExtensionStage.run(
@@ -127,7 +132,7 @@ enum DeliverCommand {
             try session.present(notification)
         } catch {
             Diagnostics.shared.report(error.description)
-            return error.exitCode
+            return ExitStatus.of(error.kind)
         }
         let driver: any CardDriver
         switch mode {
@@ -138,7 +143,7 @@ enum DeliverCommand {
             let environment = processEnvironment
             let width = TerminalSize.current(fd: 1, environment: environment)?.columns ?? 80
             driver = PlainTextCardDriver(
-                width: width, glyphs: GlyphSet.detect(environment: environment), write: { writeAll(1, $0) },
+                width: width, glyphs: GlyphSet.detect(environment: environment), write: { _ = try? FileDescriptor.standardOutput.writeAll($0.utf8) },
                 shown: {
                     for line in log.events { print(line) }
                     log.observe(print)
@@ -195,18 +200,4 @@ enum Mode {
     case plain
     /// The card in the terminal, keys from the keyboard.
     case terminal
-}
-
-/// The process environment as a dictionary.
-var processEnvironment: [String: String] {
-    var result: [String: String] = [:]
-    var index = 0
-    while let entry = environ[index] {
-        let text = String(cString: entry)
-        if let equals = text.firstIndex(of: "=") {
-            result[String(text[..<equals])] = String(text[text.index(after: equals)...])
-        }
-        index += 1
-    }
-    return result
 }

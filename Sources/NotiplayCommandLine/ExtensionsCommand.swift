@@ -1,4 +1,5 @@
 import NotiplayCore
+import SystemPackage
 
 /// `notiplay extensions [--extensions DIR]`.
 enum ExtensionsCommand {
@@ -54,7 +55,7 @@ enum ExtensionsCommand {
                 text += "warning: \(TerminalText.clean(manifest.path)): \(warning)\n"
             }
         }
-        writeAll(1, text)
+        _ = try? FileDescriptor.standardOutput.writeAll(text.utf8)
     }
 
     /// Left-aligned columns two spaces apart, widths measured in characters.

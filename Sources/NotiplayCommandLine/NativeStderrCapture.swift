@@ -8,39 +8,39 @@ import NotiplayCore
 ///
 /// ALSA and PipeWire write straight to file descriptor 2, whatever libmpv's own settings say.
 /// ``install(logger:)`` points descriptor 2 at a pipe whose lines go to a logger at debug level,
-/// and moves ``Diagnostics`` to a copy of the original standard error, so notiplay's own
-/// messages still reach the user. Call it once, before creating an engine. Only the command line
-/// does: it alone may take descriptor 2 from the process.
+/// and returns a copy of the original standard error, where the caller (the process's owner, the
+/// command line) sends its own messages so that they still reach the user. Call it once, before
+/// creating an engine.
 enum NativeStderrCapture {
-    /// Redirects descriptor 2 into `logger`. Returns `false` (and changes nothing) if the
-    /// descriptors cannot be set up.
+    /// Redirects descriptor 2 into `logger`.
+    /// - Returns: A descriptor of the original standard error, or `nil` (and nothing changed) if
+    ///   the descriptors cannot be set up.
     @discardableResult
-    static func install(logger: Logger) -> Bool {
+    static func install(logger: Logger) -> Int32? {
         let saved = fcntl(2, F_DUPFD_CLOEXEC, 3)
-        guard saved >= 0 else { return false }
+        guard saved >= 0 else { return nil }
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else {
             close(saved)
-            return false
+            return nil
         }
         guard dup2(fds[1], 2) >= 0 else {
             close(saved); close(fds[0]); close(fds[1])
-            return false
+            return nil
         }
         close(fds[1])
         _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
-        Diagnostics.shared.fileDescriptor = saved
         let reader = Unmanaged.passRetained(Reader(fd: fds[0], logger: logger))
         var thread = pthread_t()
         let status = pthread_create(&thread, nil, readNativeOutput, reader.toOpaque())
         if status != 0 {
             reader.release()
             dup2(saved, 2)
-            Diagnostics.shared.fileDescriptor = 2
-            return false
+            close(saved)
+            return nil
         }
         pthread_detach(thread)
-        return true
+        return saved
     }
 
     final class Reader: @unchecked Sendable {

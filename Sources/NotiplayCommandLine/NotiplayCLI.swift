@@ -1,6 +1,6 @@
 @_exported import Notiplay
 import NotiplayCore
-import NotiplaySamples
+import SystemPackage
 
 #if canImport(Glibc)
 @preconcurrency import Glibc
@@ -29,7 +29,9 @@ struct CommandExit: Error {
 /// ```
 ///
 /// The executable then behaves exactly like `notiplay` (every command, option and exit status),
-/// with these types available to the `.appex` bundles it loads.
+/// with these types and the built-in ones available to the `.appex` bundles it loads. (The
+/// `notiplay` executable registers the sample extensions the same way; an author's tool gets only
+/// its own.)
 public enum NotiplayCLI {
     /// The version `--version` prints.
     public static let version = "0.1.0"
@@ -62,29 +64,23 @@ public enum NotiplayCLI {
     /// process-wide things such as descriptor 2.
     nonisolated(unsafe) static var ownsProcess = false
 
-    /// Runs the process's command line with `types` registered, then exits with the command's status.
+    /// Runs the process's command line with `types` registered, then exits with the command's
+    /// status. It owns the process: it installs the log handler (at `NOTIPLAY_LOG`'s level) and
+    /// may move descriptor 2 aside while libmpv runs.
     ///
-    /// - Parameter types: the extension types `deliver` (and later `test`) can instantiate; the
-    ///   built-in ones and the samples (``Samples``) are always there.
+    /// - Parameter types: the extension types `deliver` and `test` can instantiate; the built-in
+    ///   ones are always there.
     public static func main(types: ExtensionTypes = ExtensionTypes()) async -> Never {
-        DiagnosticsLogHandler.bootstrap()
+        DiagnosticsLogHandler.bootstrap(environment: processEnvironment)
         ownsProcess = true
         exit(await run(Array(CommandLine.arguments.dropFirst()), types: types))
     }
 
     /// Runs a command line (without the program name) with `types` registered and returns the
-    /// exit status instead of exiting. The sample extensions (``Samples``) are registered too,
-    /// under names `types` does not already use.
+    /// exit status instead of exiting.
     public static func run(_ arguments: [String], types: ExtensionTypes) async -> Int32 {
-        DeliverCommand.types = withSamples(types)
+        DeliverCommand.types = types
         return await run(arguments)
-    }
-
-    /// `types` with the sample extensions added; a name `types` registers keeps its type.
-    static func withSamples(_ types: ExtensionTypes) -> ExtensionTypes {
-        var all = types
-        Samples.register(in: &all)
-        return all
     }
 
     /// Runs a command line (without the program name) and returns the exit status.
@@ -95,18 +91,18 @@ public enum NotiplayCLI {
         }
         switch first {
         case "-h", "--help":
-            writeAll(1, help)
+            _ = try? FileDescriptor.standardOutput.writeAll(help.utf8)
             return ExitStatus.ok
         case "help":
             guard let name = arguments.dropFirst().first else {
-                writeAll(1, help)
+                _ = try? FileDescriptor.standardOutput.writeAll(help.utf8)
                 return ExitStatus.ok
             }
             guard let command = commands.first(where: { $0.name == name }) else { return unknown(name) }
-            writeAll(1, command.help)
+            _ = try? FileDescriptor.standardOutput.writeAll(command.help.utf8)
             return ExitStatus.ok
         case "--version":
-            writeAll(1, "\(version)\n")
+            _ = try? FileDescriptor.standardOutput.writeAll("\(version)\n".utf8)
             return ExitStatus.ok
         default:
             break
@@ -114,15 +110,18 @@ public enum NotiplayCLI {
         guard let command = commands.first(where: { $0.name == first }) else { return unknown(first) }
         let rest = Array(arguments.dropFirst())
         if rest.prefix(while: { $0 != "--" }).contains(where: { $0 == "-h" || $0 == "--help" }) {
-            writeAll(1, command.help)
+            _ = try? FileDescriptor.standardOutput.writeAll(command.help.utf8)
             return ExitStatus.ok
         }
         do {
             try await command.run(try command.parse(rest))
             return ExitStatus.ok
+        } catch let error as UsageError {
+            Diagnostics.shared.report(error.description)
+            return ExitStatus.usage
         } catch let error as NotiplayError {
             Diagnostics.shared.report(error.description)
-            return error.exitCode
+            return ExitStatus.of(error.kind)
         } catch let exit as CommandExit {
             return exit.status
         } catch {

@@ -4,6 +4,7 @@ import NotiplayPlayback
 import NotiplayTerminal
 import NotiplayViews
 import Synchronization
+import SystemPackage
 
 #if canImport(Glibc)
 @preconcurrency import Glibc
@@ -36,7 +37,7 @@ enum PlayCommand {
         switch arguments.value("events") {
         case nil: jsonl = false
         case "jsonl": jsonl = true
-        case let other?: throw NotiplayError(.usage, "--events must be jsonl, not '\(TerminalText.clean(other))'")
+        case let other?: throw UsageError("--events must be jsonl, not '\(TerminalText.clean(other))'")
         }
         let audioFile = try AudioFileValidator().validate(arguments.positionals[0])
         let engine = try audio.startEngine(untimed: arguments.flag("untimed"))
@@ -133,12 +134,12 @@ final class PlayReporter {
     }
 
     func finish() {
-        if statusLine, !lastStatus.isEmpty { writeAll(1, "\n") }
+        if statusLine, !lastStatus.isEmpty { _ = try? FileDescriptor.standardOutput.writeAll("\n".utf8) }
     }
 
     private func line(_ name: String, _ fields: [(String, JSONScalar)]) {
         guard jsonl else { return }
-        writeAll(1, EventLine(name, t: clock.seconds(), fields).json + "\n")
+        _ = try? FileDescriptor.standardOutput.writeAll((EventLine(name, t: clock.seconds(), fields).json + "\n").utf8)
     }
 
     private func drawStatus() {
@@ -150,7 +151,7 @@ final class PlayReporter {
         if text.count >= width { text = String(text.prefix(max(1, width - 2))) + glyphs.ellipsis }
         guard text != lastStatus else { return }
         lastStatus = text
-        writeAll(1, "\r\u{1B}[2K" + text)
+        _ = try? FileDescriptor.standardOutput.writeAll(("\r\u{1B}[2K" + text).utf8)
     }
 
     /// `m:ss.t`.

@@ -1,6 +1,7 @@
 import NotiplayCore
 import NotiplayScript
 import NotiplayTesting
+import SystemPackage
 
 #if canImport(Glibc)
 @preconcurrency import Glibc
@@ -43,15 +44,16 @@ enum TestCommand {
             }
         }
         var runner = ScriptRunner(types: DeliverCommand.types, untimed: arguments.flag("untimed"))
+        runner.environment = hostEnvironment()
         if let limit = try DeliverCommand.seconds(arguments, "timeout") { runner.timeLimit = limit }
         if let jobs = arguments.value("jobs") {
             guard let n = Int(jobs), (1...256).contains(n) else {
-                throw NotiplayError(.usage, "--jobs must be a number from 1 to 256, not '\(TerminalText.clean(jobs))'")
+                throw UsageError("--jobs must be a number from 1 to 256, not '\(TerminalText.clean(jobs))'")
             }
             runner.parallelism = n
         }
         let junit = arguments.value("junit")
-        if let junit, Path.isDirectory(junit) { throw NotiplayError(.usage, file: junit, "--junit names a folder, not a file") }
+        if let junit, Path.isDirectory(junit) { throw UsageError(file: junit, "--junit names a folder, not a file") }
 
         let parsed = paths.map(load)
         let results = await runner.run(parsed, paths: paths)
@@ -62,9 +64,9 @@ enum TestCommand {
             }
         }
         if arguments.flag("tap") || isatty(1) != 1 {
-            writeAll(1, ScriptReport.tap(results))
+            _ = try? FileDescriptor.standardOutput.writeAll(ScriptReport.tap(results).utf8)
         } else {
-            writeAll(1, ScriptReport.summary(results, glyphs: GlyphSet.detect(environment: processEnvironment)))
+            _ = try? FileDescriptor.standardOutput.writeAll(ScriptReport.summary(results, glyphs: GlyphSet.detect(environment: processEnvironment)).utf8)
         }
         if results.contains(where: { !$0.passed }) { throw CommandExit(status: ExitStatus.testFailures) }
     }
@@ -97,6 +99,6 @@ enum TestCommand {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { return false }
         defer { close(fd) }
-        return writeAll(fd, text)
+        return (try? FileDescriptor(rawValue: fd).writeAll(text.utf8)) != nil
     }
 }

@@ -1,4 +1,5 @@
 import NotiplayCore
+import SystemPackage
 
 /// `notiplay validate FILE... [--json] [--no-payload-limit]`.
 enum ValidateCommand {
@@ -27,11 +28,12 @@ enum ValidateCommand {
         let validator = FileValidator(
             payloads: PayloadDecoder(sizeLimit: arguments.flag("no-payload-limit") ? nil : PayloadDecoder.apnsLimit))
         let json = arguments.flag("json")
-        var output = BufferedOutput(fd: 1)
+        var output = BufferedOutput(fd: .standardOutput)
         var anyInvalid = false
         var anyMissing = false
         for file in arguments.positionals {
-            let result = ScriptValidation.isScript(file) ? ScriptValidation.validate(file) : validator.validate(file)
+            let result = (ScriptValidation.isScript(file) ? ScriptValidation.validate(file) : validator.validate(file))
+                .withCommandLineHints
             if !result.valid {
                 if result.isMissing { anyMissing = true } else { anyInvalid = true }
             }
@@ -104,10 +106,10 @@ enum ValidateCommand {
 
 /// Collects output and writes it in large blocks (validate may judge thousands of files).
 struct BufferedOutput {
-    let fd: Int32
+    let fd: FileDescriptor
     private var buffer = ""
 
-    init(fd: Int32) {
+    init(fd: FileDescriptor) {
         self.fd = fd
         buffer.reserveCapacity(1 << 16)
     }
@@ -119,7 +121,7 @@ struct BufferedOutput {
 
     mutating func flush() {
         guard !buffer.isEmpty else { return }
-        writeAll(fd, buffer)
+        _ = try? fd.writeAll(buffer.utf8)
         buffer.removeAll(keepingCapacity: true)
     }
 }

@@ -39,9 +39,9 @@ public struct AudioFile: Sendable, Hashable, CustomStringConvertible {
 /// Checks that a path names a local audio file notiplay may hand to libmpv.
 ///
 /// Rejected, each with a ``NotiplayError`` that names the file: URLs of any scheme (`http://`,
-/// `file://`, `av://`…), missing paths (exit 66), directories, devices, FIFOs and sockets, empty
+/// `file://`, `av://`…), missing paths (`.missingInput`), directories, devices, FIFOs and sockets, empty
 /// or oversize files, unreadable files, and files whose first bytes are not WAV, AIFF, MP3, AAC,
-/// MP4/M4A, Ogg Vorbis, Opus or FLAC (exit 65). The extension of the name plays no part.
+/// MP4/M4A, Ogg Vorbis, Opus or FLAC (`.badData`). The extension of the name plays no part.
 public struct AudioFileValidator: Sendable {
     /// The largest audio file accepted, in bytes: 5 MB by default, as on iOS.
     public var sizeLimit: Int

@@ -12,7 +12,7 @@ public enum JSONScalar: Sendable, Equatable {
     case null
 }
 
-/// One line of `--events jsonl` output: `{"event": NAME, "t": SECONDS, ...details}`.
+/// One event as a line of JSON: `{"event": NAME, "t": SECONDS, ...details}`.
 ///
 /// Fields keep the order they were given in, so `event` and `t` always come first.
 public struct EventLine: Sendable, Equatable {

@@ -1,9 +1,5 @@
 import Notiplay
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Reading a payload's custom keys (`userInfo`) without trusting them: every accessor says what
 /// was found when it is not what the sample wants, so the view can show a clear placeholder.
 enum PayloadField {
@@ -64,11 +60,4 @@ func clockText(_ seconds: Double) -> String {
     let ss = s < 10 ? "0\(s)" : "\(s)"
     if h > 0 { return "\(h):\(m < 10 ? "0" : "")\(m):\(ss)" }
     return "\(m):\(ss)"
-}
-
-/// The value of the environment variable `name`, if set and not empty.
-func environmentValue(_ name: String) -> String? {
-    guard let raw = getenv(name) else { return nil }
-    let value = String(cString: raw)
-    return value.isEmpty ? nil : value
 }

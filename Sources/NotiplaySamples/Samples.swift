@@ -12,30 +12,48 @@ import Notiplay
 /// | VoiceMemo | ``VoiceMemoViewController`` | `$(PRODUCT_MODULE_NAME).VoiceMemoViewController` in `VoiceMemo.appex` |
 /// | Preview | ``PreviewViewController`` | `$(PRODUCT_MODULE_NAME).PreviewViewController` in `Preview.appex` |
 ///
-/// The `notiplay` command line registers them, so `notiplay deliver Samples/Reminder/reminder.apns
-/// --app Samples/Reminder/Reminder.app.json` presents with the Reminder extension.
+/// The `notiplay` executable registers them (an author's own tool built on the command line does
+/// not), so `notiplay deliver Samples/Reminder/reminder.apns --app Samples/Reminder/Reminder.app.json`
+/// presents with the Reminder extension.
 public enum Samples {
+    /// What the samples take from the tool that registers them.
+    public struct Configuration: Sendable {
+        /// The folder the Reminder sample keeps its store in (`reminders.json`); `nil` means
+        /// none, and its card says so. The `notiplay` executable gives `$NOTIPLAY_SAMPLES_STORE`,
+        /// else `$XDG_CACHE_HOME/notiplay/samples`, else `~/.cache/notiplay/samples`.
+        public var reminderStoreFolder: String?
+
+        /// A configuration.
+        public init(reminderStoreFolder: String? = nil) {
+            self.reminderStoreFolder = reminderStoreFolder
+        }
+    }
+
     /// The name each sample type is registered under: the one its bundle's `Info.plist` gives
     /// (`$(PRODUCT_MODULE_NAME).` reads as the bundle's name; a storyboard-based bundle is
     /// registered under its own name).
     public static let typeNames: [String] = entries.map(\.name)
 
-    /// Registers every sample type in `types`, under ``typeNames``. A name already registered in
-    /// `types` keeps the type it has: an author's own type wins over a sample of the same name.
-    public static func register(in types: inout ExtensionTypes) {
+    /// Registers every sample type in `types`, under ``typeNames``, made with `configuration`. A
+    /// name already registered in `types` keeps the type it has: an author's own type wins over a
+    /// sample of the same name.
+    public static func register(in types: inout ExtensionTypes, configuration: Configuration = Configuration()) {
         let taken = Set(types.names)
         for entry in entries where !taken.contains(entry.name) {
-            entry.register(&types)
+            entry.register(&types, configuration)
         }
     }
 
     private struct Entry: Sendable {
         let name: String
-        let register: @Sendable (inout ExtensionTypes) -> Void
+        let register: @Sendable (inout ExtensionTypes, Configuration) -> Void
     }
 
     private static let entries: [Entry] = [
-        entry(ReminderViewController.self, "Reminder.ReminderViewController"),
+        Entry(name: "Reminder.ReminderViewController") { types, configuration in
+            let folder = configuration.reminderStoreFolder
+            types.register(as: "Reminder.ReminderViewController") { ReminderViewController(storeFolder: folder) }
+        },
         entry(BalanceViewController.self, "Balance.BalanceViewController"),
         entry(CustomNumberViewController.self, "CustomNumber"),
         entry(VoiceMemoViewController.self, "VoiceMemo.VoiceMemoViewController"),
@@ -43,6 +61,6 @@ public enum Samples {
     ]
 
     private static func entry<T: TerminalViewController & UNNotificationContentExtension>(_ type: T.Type, _ name: String) -> Entry {
-        Entry(name: name) { $0.register(T.self, as: name) }
+        Entry(name: name) { types, _ in types.register(T.self, as: name) }
     }
 }

@@ -3,6 +3,7 @@
 #endif
 import NotiplayCore
 import Synchronization
+import SystemPackage
 
 /// Why the terminal could not be taken.
 public enum TerminalError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -98,7 +99,7 @@ public final class TerminalGuard: Sendable {
     public func write(frame bytes: [UInt8]) -> Bool {
         state.withLock { state in
             guard state.entered, !state.suspended else { return false }
-            writeAll(state.output, bytes)
+            _ = try? FileDescriptor(rawValue: state.output).writeAll(bytes)
             return true
         }
     }

@@ -156,7 +156,8 @@ public final class NotificationTestHost {
     // MARK: Delivering
 
     /// Delivers the APNs payload at `path` with `attachments` (local files, validated), through
-    /// the service extension stage when the payload asks for it.
+    /// the service extension stage when the payload asks for it (media fetched into the session
+    /// configuration's ``HostEnvironment/mediaCacheDirectory``).
     /// - Throws: ``NotiplayError`` for a bad payload or attachment, or an unregistered extension.
     public func deliver(payload path: String, attachments: [String] = []) async throws(NotiplayError) {
         let payload: APNsPayload
@@ -166,7 +167,7 @@ public final class NotificationTestHost {
         var content = payload.content.mutableCopy()
         let validator = AttachmentValidator()
         for file in attachments { content.attachments.append(try validator.validate(file)) }
-        var service = ServiceExtensionStage.Configuration()
+        var service = ServiceExtensionStage.Configuration(environment: session.configuration.environment)
         service.payloadDirectory = Path.directory(of: path)
         let request = UNNotificationRequest(
             identifier: Path.stem(path), content: UNNotificationContent(content), trigger: UNPushNotificationTrigger())

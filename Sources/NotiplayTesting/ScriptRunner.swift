@@ -67,6 +67,9 @@ public struct ScriptRunner: Sendable {
     /// The clock time limits and script waits are measured on: the system's, or — to test the
     /// runner itself — a clock that moves only when the test says.
     public var clock: any Clock<Duration> = ContinuousClock()
+    /// What the scripts' sessions take from the process: the variables of the programs they
+    /// start, the media cache, the app command's output. Empty by default (no media cache).
+    public var environment = HostEnvironment()
 
     /// A runner; by default timed, one minute a script, as many at once as there are cores.
     public init(
@@ -248,7 +251,7 @@ final class ScriptExecution {
         do {
             let made = try NotificationTestHost(
                 app: app, extensions: extensions, types: runner.types, audio: audio,
-                configuration: PresentationSession.Configuration(clock: runner.clock))
+                configuration: PresentationSession.Configuration(clock: runner.clock, environment: runner.environment))
             host = made
             return made
         } catch {

@@ -39,8 +39,7 @@ import Testing
         ([], "missing FILE"),
     ])
     func usageErrors(arguments: [String], message: String) {
-        let error = #expect(throws: NotiplayError.self) { try spec.parse(arguments) }
-        #expect(error?.exitCode == 64)
+        let error = #expect(throws: UsageError.self) { try spec.parse(arguments) }
         #expect(error?.reason.contains(message) == true, "\(error?.reason ?? "")")
         #expect(error?.reason.contains("Usage: notiplay try") == true)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import NotiplayTestSupport
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -140,144 +141,84 @@ struct ChildTimeout: Error, CustomStringConvertible {
     }
 }
 
-/// A child process whose standard output and error are read as they arrive, on threads of their
-/// own (so a full pipe never blocks the child), with deadlines on every wait.
-final class ChildProcess: @unchecked Sendable {
+/// A child process whose standard output and error are read as they arrive (so a full pipe never
+/// blocks the child), with deadlines on every wait: ``TestChild`` (swift-subprocess) underneath.
+final class ChildProcess: Sendable {
     let command: [String]
-    private let process = Process()
-    private let condition = NSCondition()
-    // Guarded by `condition`.
-    private var out = Data()
-    private var err = Data()
-    private var openStreams = 2
-    private var exitTime: ContinuousClock.Instant?
-    private var startTime: ContinuousClock.Instant?
+    private let environment: [String: String]
+    private let child = Mutex<TestChild?>(nil)
 
     init(_ executable: String, _ arguments: [String], environment: [String: String] = E2E.childEnvironment) {
         command = [executable] + arguments
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = environment
+        self.environment = environment
     }
 
-    var pid: Int32 { process.processIdentifier }
+    /// Starts the process with exactly ``environment``; returns once it runs.
+    func start() async throws {
+        let started = await TestChild.start(command[0], Array(command.dropFirst()), environment: environment, inheriting: false)
+        child.withLock { $0 = started }
+    }
 
-    func start() throws {
-        let outPipe = Pipe()
-        let errPipe = Pipe()
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = outPipe
-        process.standardError = errPipe
-        process.terminationHandler = { [self] _ in
-            condition.lock()
-            exitTime = .now
-            condition.broadcast()
-            condition.unlock()
-        }
-        condition.lock()
-        startTime = .now
-        condition.unlock()
-        try process.run()
-        for (handle, isOut) in [(outPipe.fileHandleForReading, true), (errPipe.fileHandleForReading, false)] {
-            let thread = Thread { [self] in
-                let fd = handle.fileDescriptor
-                var buffer = [UInt8](repeating: 0, count: 65536)
-                while true {
-                    let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-                    if n < 0 && errno == EINTR { continue }
-                    condition.lock()
-                    if n > 0 {
-                        if isOut { out.append(contentsOf: buffer[0..<n]) } else { err.append(contentsOf: buffer[0..<n]) }
-                    } else {
-                        openStreams -= 1
-                    }
-                    condition.broadcast()
-                    condition.unlock()
-                    if n <= 0 { break }
-                }
-                try? handle.close()
-            }
-            thread.start()
+    private var running: TestChild {
+        get throws {
+            guard let running = child.withLock({ $0 }) else { throw ChildNotStarted(command: command) }
+            return running
         }
     }
 
     /// Standard output so far.
     var stdoutSoFar: Data {
-        condition.lock()
-        defer { condition.unlock() }
-        return out
-    }
-
-    /// Waits until `predicate(stdout so far)` holds, the process ends, or `timeout` passes.
-    /// Blocks: only on a thread of its own.
-    /// - Returns: Whether the predicate held.
-    private func blockingWaitForStdout(timeout: Double, _ predicate: (Data) -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        condition.lock()
-        defer { condition.unlock() }
-        while true {
-            if predicate(out) { return true }
-            if exitTime != nil && openStreams == 0 { return false }
-            if !condition.wait(until: deadline) { return predicate(out) }
-        }
+        Data((try? running.standardOutput) ?? [])
     }
 
     /// Sends `signal` to the process.
     func send(_ signal: Int32) {
-        kill(process.processIdentifier, signal)
+        (try? running)?.signal(signal)
     }
 
-    /// Sends `signal` as soon as `predicate(stdout so far)` holds, from the thread that waits for
-    /// it (a test resumed on a busy concurrency pool would send it late).
+    /// Sends `signal` as soon as `predicate(stdout so far)` holds, from the task that reads the
+    /// output (a test resumed on a busy concurrency pool would send it late).
     /// - Returns: When the signal was sent; `nil` if the predicate did not hold before the process
     ///   ended or `timeout` passed (nothing was sent).
     func send(
         _ signal: Int32, whenStdout predicate: @escaping @Sendable (Data) -> Bool, timeout: Double
     ) async -> ContinuousClock.Instant? {
-        await onThreadOfItsOwn {
-            guard self.blockingWaitForStdout(timeout: timeout, predicate) else { return nil }
-            let sent = ContinuousClock.now
-            self.send(signal)
-            return sent
-        }
+        guard let running = try? running else { return nil }
+        return await running.signal(signal, whenStdout: { predicate(Data($0)) }, timeout: timeout)
     }
 
-    /// Waits for the process to end and its output to be read fully; kills it after `timeout`.
+    /// Waits for the process to end and its output to be read fully; kills it (and whatever it
+    /// started) after `timeout`.
     func finish(timeout: Double) async throws -> RunResult {
-        try await onThreadOfItsOwn { try self.blockingFinish(timeout: timeout) }
-    }
-
-    private func blockingFinish(timeout: Double) throws -> RunResult {
-        let deadline = Date().addingTimeInterval(timeout)
-        condition.lock()
-        while !(exitTime != nil && openStreams == 0) {
-            if !condition.wait(until: deadline) {
-                let done = exitTime != nil && openStreams == 0
-                if done { break }
-                let (o, e) = (out, err)
-                condition.unlock()
-                killTree(process.processIdentifier)
-                throw ChildTimeout(
-                    command: command, seconds: timeout, stdout: String(decoding: o, as: UTF8.self),
-                    stderr: String(decoding: e, as: UTF8.self))
-            }
+        let running = try running
+        guard let termination = await running.wait(seconds: timeout) else {
+            if let pid = running.processID { killTree(pid) }
+            throw ChildTimeout(
+                command: command, seconds: timeout, stdout: String(decoding: running.standardOutput, as: UTF8.self),
+                stderr: String(decoding: running.standardError, as: UTF8.self))
         }
-        let result = RunResult(
-            status: process.terminationReason == .uncaughtSignal
-                ? 128 + process.terminationStatus : process.terminationStatus,
-            signaled: process.terminationReason == .uncaughtSignal,
-            stdout: out, stderr: err,
-            wallSeconds: seconds(from: startTime!, to: exitTime!))
-        condition.unlock()
-        return result
+        let status: Int32
+        let signaled: Bool
+        switch termination {
+        case .exited(let code): (status, signaled) = (code, false)
+        case .signaled(let signal): (status, signaled) = (128 + signal, true)
+        case .notStarted(let reason): throw ChildNotStarted(command: command, reason: reason)
+        }
+        return RunResult(
+            status: status, signaled: signaled, stdout: Data(running.standardOutput), stderr: Data(running.standardError),
+            wallSeconds: seconds(from: running.startedAt, to: running.endedAt ?? .now))
     }
 
-    /// When the process ended, if it has.
+    /// When the end of the process was seen, if it has ended.
     var endedAt: ContinuousClock.Instant? {
-        condition.lock()
-        defer { condition.unlock() }
-        return exitTime
+        (try? running)?.endedAt
     }
+}
+
+struct ChildNotStarted: Error, CustomStringConvertible {
+    var command: [String]
+    var reason = "start() was not called"
+    var description: String { "could not start \(command.joined(separator: " ")): \(reason)" }
 }
 
 /// Kills `pid` and every process descended from it (`script` puts its child in a session of
@@ -314,7 +255,7 @@ func run(
 ) async throws -> RunResult {
     try await E2E.withChildSlot {
         let child = ChildProcess(executable, arguments, environment: environment)
-        try child.start()
+        try await child.start()
         return try await child.finish(timeout: timeout)
     }
 }
@@ -322,27 +263,6 @@ func run(
 /// Runs `notiplay arguments`.
 func notiplay(_ arguments: String..., timeout: Double = 30, sourceLocation: SourceLocation = #_sourceLocation) async throws -> RunResult {
     try await run(try E2E.binary(sourceLocation: sourceLocation), arguments, timeout: timeout)
-}
-
-/// Runs `body`, which blocks, on a thread started for it, and hands back its result.
-///
-/// Never on a thread of Swift's concurrency pool: on Linux it is the dispatch root queue with one
-/// thread per core (two here), which does not grow when a thread blocks. Two tests waiting there
-/// for a child process (a real-time `notiplay` run takes seconds on a loaded machine) held every
-/// other test of the process for that long: a real-time test's 0.3 s wait became 1.5 s, after
-/// the end of the file it meant to pause, and its `started` and `ended` events were taken late.
-/// (Not `DispatchQueue.global()` either: that is the same root queue.)
-func onThreadOfItsOwn<T: Sendable, E: Error>(_ body: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
-    let result: Result<T, E> = await withCheckedContinuation { continuation in
-        Thread {
-            do throws(E) {
-                continuation.resume(returning: .success(try body()))
-            } catch {
-                continuation.resume(returning: .failure(error))
-            }
-        }.start()
-    }
-    return try result.get()
 }
 
 /// The JSON objects of `--events jsonl` output, one per line; records an issue for each line that

@@ -59,7 +59,7 @@ func interruptWhenStarted(
 ) async throws -> (ChildProcess, RunResult, ContinuousClock.Instant)? {
     try await E2E.withChildSlot {
         let child = ChildProcess(try E2E.binary(), ["play", file, "--audio", "null", "--events", "jsonl"])
-        try child.start()
+        try await child.start()
         let sent = await child.send(SIGINT, whenStdout: { data in
             String(decoding: data, as: UTF8.self).split(separator: "\n").contains { line in
                 line.contains("\"playback\"") && line.contains("\"started\"")

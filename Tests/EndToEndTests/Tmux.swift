@@ -1,5 +1,5 @@
 import Foundation
-import NotiplayCore
+import NotiplayTestSupport
 import Testing
 
 /// A tmux server of the test's own (its own socket), with one pane running a plain shell: keys
@@ -7,6 +7,8 @@ import Testing
 final class TmuxPane {
     let socket = "notiplay-test-\(UUID().uuidString.prefix(8))"
     let tmux: String
+    /// The server's process id, for ``deinit``.
+    private var serverPID: Int32?
 
     /// Starts a `columns` × `rows` pane running `sh` with a plain prompt and a UTF-8 locale.
     init(columns: Int = 80, rows: Int = 24, environment: [String: String] = [:]) async throws {
@@ -16,20 +18,26 @@ final class TmuxPane {
         let exports = env.map { "\($0.key)=\(E2E.shellQuoted($0.value))" }.joined(separator: " ")
         let shell = "env -i PATH=/usr/local/bin:/usr/bin:/bin HOME=\(E2E.shellQuoted(NSHomeDirectory())) \(exports) sh"
         try await command("-f", "/dev/null", "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", shell)
+        serverPID = Int32(try await value("#{pid}"))
         try await command("set-option", "-g", "status", "off")
     }
 
+    /// Ends the server (and the pane's processes with it) with SIGTERM, at once: a `kill-server`
+    /// client started from here would be spawned by a task that may not run before the test
+    /// process exits, leaving the server behind. The process is checked to be this socket's
+    /// server first.
     deinit {
-        // Not awaited: the server goes, and the client is reaped whenever it ends.
-        if case .success(let client) = NotiplayCore.ChildProcess.start(tmux, ["-L", socket, "kill-server"]) {
-            Task.detached { _ = await client.wait() }
-        }
+        guard let serverPID,
+            let commandLine = try? String(contentsOfFile: "/proc/\(serverPID)/cmdline", encoding: .utf8),
+            commandLine.contains(socket)
+        else { return }
+        kill(serverPID, SIGTERM)
     }
 
     /// Runs `tmux -L SOCKET arguments` and returns its standard output.
     ///
-    /// Through NotiplayCore's ChildProcess, not Foundation's `Process`: the tmux client waits for
-    /// signals from its server, and a child of `Process` inherits the test thread's blocked
+    /// Through swift-subprocess (``TestChild``), not Foundation's `Process`: the tmux client waits
+    /// for signals from its server, and a child of `Process` inherits the test thread's blocked
     /// signals (it then waits forever); the server also outlives the client and would hold pipes
     /// open, so output goes through a file. Awaited, never waited for with a semaphore: a blocked
     /// thread of the two-thread pool starved everything else under load.
@@ -45,25 +53,13 @@ final class TmuxPane {
             unlink(output)
             unlink(output + ".err")
         }
-        let tmux = self.tmux
-        let socket = self.socket
-        let result = try await withThrowingTaskGroup(of: Result<NotiplayCore.ChildProcess.Termination, NotiplayCore.ChildProcess.SpawnError>?.self) { group in
-            group.addTask {
-                await NotiplayCore.ChildProcess.run(tmux, ["-L", socket] + arguments, stdout: .file(output), stderr: .file(output + ".err"))
-            }
-            group.addTask {
-                try await Task.sleep(for: .seconds(20))
-                return nil
-            }
-            let first = try await group.next() ?? nil
-            group.cancelAll()  // kills a tmux client that did not answer
-            return first
-        }
+        // A tmux client that does not answer in 20 s is killed.
+        let result = await TestChild.run(tmux, ["-L", socket] + arguments, stdout: output, stderr: output + ".err", seconds: 20)
         guard let result else {
             throw TmuxError(message: "tmux \(arguments.joined(separator: " ")): no answer in 20 s")
         }
         let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
-        guard case .success(let termination) = result, termination.succeeded else {
+        guard result == .exited(0) else {
             let errors = (try? String(contentsOfFile: output + ".err", encoding: .utf8)) ?? ""
             throw TmuxError(message: "tmux \(arguments.joined(separator: " ")): \(result) \(errors)")
         }

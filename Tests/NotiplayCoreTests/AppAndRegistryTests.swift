@@ -1,4 +1,5 @@
 import Foundation
+import NotiplayTestSupport
 import Testing
 
 @testable import NotiplayCore
@@ -148,7 +149,7 @@ import Testing
             _ = try ExtensionRegistry.load(folder: "/no/such/folder")
         } catch {
             #expect(error.failures.first?.isMissing == true)
-            #expect(error.failures.first?.notiplayError.exitCode == 66)
+            #expect(error.failures.first?.notiplayError.kind == .missingInput)
         }
     }
 }

@@ -158,7 +158,7 @@ import Testing
         do {
             _ = try decoder.decodeFile(dir.appendingPathComponent("missing.apns").path)
         } catch {
-            #expect(error.isMissing && error.notiplayError.exitCode == 66)
+            #expect(error.isMissing && error.notiplayError.kind == .missingInput)
             #expect(error.description.hasSuffix("missing.apns: no such file"))
         }
     }

@@ -21,7 +21,8 @@ struct MediaAttachmentServiceTests {
         clock: ManualClock = ManualClock()
     ) -> ServiceExtensionStage.Configuration {
         var configuration = ServiceExtensionStage.Configuration(
-            timeLimit: timeLimit, expiryGrace: grace, cacheDirectory: cache.path, payloadDirectory: payloadDirectory)
+            timeLimit: timeLimit, expiryGrace: grace, environment: HostEnvironment(mediaCacheDirectory: cache.path),
+            payloadDirectory: payloadDirectory)
         configuration.clock = clock
         return configuration
     }
@@ -199,8 +200,7 @@ struct MediaAttachmentServiceTests {
 
     @Test("Without curl on PATH: a clear error")
     func noCurl() async throws {
-        var fetcher = MediaFetcher(cacheDirectory: cache.path)
-        fetcher.searchPath = "/nonexistent-notiplay-folder"
+        let fetcher = MediaFetcher(cacheDirectory: cache.path, environment: ["PATH": "/nonexistent-notiplay-folder"])
         await #expect {
             try await fetcher.fetch("http://127.0.0.1:1/memo.wav")
         } throws: { error in

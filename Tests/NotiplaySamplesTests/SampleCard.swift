@@ -63,7 +63,7 @@ final class SampleCard {
         app = try AppDefinition.decodeFile(SampleFiles.path("\(name)/\(name).app.json"))
         registry = try ExtensionRegistry.load(folder: try #require(app.extensionsDirectory))
         var types = ExtensionTypes()
-        Samples.register(in: &types)
+        Samples.register(in: &types, configuration: Samples.Configuration(reminderStoreFolder: self.storeFolder))
         try types.check(registry)
         self.types = types
         switch output {
@@ -118,7 +118,7 @@ final class SampleCard {
             request: decoded.request(identifier: identifier), payloadIsMutable: decoded.mutableContent,
             registry: registry, types: types, log: session.log,
             configuration: .init(
-                cacheDirectory: scratch.appendingPathComponent("cache").path,
+                environment: HostEnvironment(mediaCacheDirectory: scratch.appendingPathComponent("cache").path),
                 payloadDirectory: SampleFiles.path(name)))
         try present(UNNotification(request: request, date: Date()))
         return session.controller
@@ -134,9 +134,6 @@ final class SampleCard {
     }
 
     private func present(_ notification: UNNotification) throws {
-        // The Reminder sample takes its store when it is made, inside `present`.
-        ReminderViewController.storeFolderOverride = storeFolder
-        defer { ReminderViewController.storeFolderOverride = nil }
         try session.present(notification)
     }
 

@@ -4,6 +4,7 @@
 import NotiplayCore
 import NotiplayTerminal
 import NotiplayViews
+import NotiplayTestSupport
 import Testing
 
 /// Ways out that end the process: a child process (this test binary again, running only
@@ -48,17 +49,13 @@ struct TerminalGuardExitTests {
         case .exit, .crash: nil
         }
         let mode = signal != nil ? "block" : way.rawValue
-        let discard = open("/dev/null", O_WRONLY | O_CLOEXEC)
-        defer { close(discard) }
-        let child = try ChildProcess.start(
+        let child = await TestChild.start(
             Self.executable(), ["--testing-library", "swift-testing", "--filter", "guardChild"],
-            environment: [Self.childVariable: "\(pty.path) \(mode)", "SWIFT_BACKTRACE": "enable=no"],
-            stdout: .descriptor(discard), stderr: .descriptor(discard)
-        ).get()
+            environment: [Self.childVariable: "\(pty.path) \(mode)", "SWIFT_BACKTRACE": "enable=no"])
 
         var seen = pty.read(through: "\u{1B}[?25l", timeout: 30)  // entered (and maybe left already)
         if let signal { child.signal(signal) }
-        let termination = await Self.wait(for: child, seconds: 30)
+        let termination = await child.wait(seconds: 30)
         switch way {
         case .exit: #expect(termination == .exited(3))
         case .crash: #expect(termination == .signaled(SIGILL) || termination == .signaled(SIGTRAP))  // ud2 or brk
@@ -73,20 +70,5 @@ struct TerminalGuardExitTests {
         var buffer = [CChar](repeating: 0, count: 4096)
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         return count > 0 ? String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : CommandLine.arguments[0]
-    }
-
-    /// How `child` ended, or `nil` (and it is killed) when it takes longer than `seconds`.
-    static func wait(for child: ChildProcess.Running, seconds: Double) async -> ChildProcess.Termination? {
-        await withTaskGroup(of: ChildProcess.Termination?.self) { group in
-            group.addTask { await child.wait() }
-            group.addTask {
-                try? await Task.sleep(for: .seconds(seconds))
-                return nil
-            }
-            let first = await group.next() ?? nil
-            if first == nil { child.signal(SIGKILL) }
-            group.cancelAll()
-            return first
-        }
     }
 }

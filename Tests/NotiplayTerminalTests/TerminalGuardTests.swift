@@ -4,6 +4,7 @@
 import NotiplayCore
 import NotiplayTerminal
 import NotiplayViews
+import NotiplayTestSupport
 import Testing
 
 extension RealTime {
@@ -207,7 +208,7 @@ extension RealTime {
         }
 
         /// Continues this process once it has stopped (the test runner has no shell to type `fg`).
-        private func continueWhenStopped() throws -> ChildProcess.Running {
+        private func continueWhenStopped() async -> TestChild {
             let script = """
                 i=0
                 while [ $i -lt 2000 ]; do
@@ -216,7 +217,7 @@ extension RealTime {
                 done
                 kill -CONT $1
                 """
-            return try ChildProcess.start("/bin/sh", ["-c", script, "sh", String(getpid())]).get()
+            return await TestChild.start("/bin/sh", ["-c", script, "sh", String(getpid())])
         }
 
         @Test("Ctrl-Z and SIGTSTP: terminal restored, process stopped, taken again on SIGCONT, resumed",
@@ -229,8 +230,8 @@ extension RealTime {
                 let (terminal, events, collector) = try start(pty)
                 defer { terminal.restore() }
                 defer { events.stop() }
-                let helper = try continueWhenStopped()
-                defer { helper.signal(SIGKILL) }
+                let helper = await continueWhenStopped()
+                defer { helper.stop() }
 
                 if how == "ctrl-z" { pty.type([0x1A]) } else { kill(getpid(), SIGTSTP) }
                 #expect(try await collector.next(within: 30) == .resumed)

@@ -5,7 +5,7 @@ public enum ExtensionPoint: String, Sendable, Hashable, CaseIterable {
     /// A service extension: edits alert payloads with `mutable-content: 1` before they are shown.
     case service = "com.apple.usernotifications.service"
 
-    /// `content-extension` or `service-extension`, as `notiplay validate --json` names the kind.
+    /// `content-extension` or `service-extension`, as ``ValidatedKind`` names the kind.
     public var kindName: String {
         switch self {
         case .content: "content-extension"

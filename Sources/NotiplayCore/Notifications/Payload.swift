@@ -66,9 +66,8 @@ public struct PayloadDecoder: Sendable {
         let size = Self.compactSize(bytes)
         if let sizeLimit, size > sizeLimit {
             log.error(
-                nil,
-                "the payload is \(size) bytes without its whitespace; APNs accepts at most \(sizeLimit) "
-                    + "(--no-payload-limit lifts the limit)")
+                nil, "the payload is \(size) bytes without its whitespace; APNs accepts at most \(sizeLimit)",
+                cause: .payloadTooLarge(size: size, limit: sizeLimit))
         }
         let root: JSONValue
         do {

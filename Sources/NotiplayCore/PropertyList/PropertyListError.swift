@@ -32,8 +32,7 @@ public struct PropertyListError: Error, Sendable, Equatable, CustomStringConvert
     }
 }
 
-/// The two forms of property list ``PropertyListParser`` reads and ``PropertyListWriter``
-/// writes.
+/// The two forms of property list ``PropertyListParser`` reads.
 public enum PropertyListFormat: Sendable {
     /// The XML form (`<?xml …?>` and `<plist version="1.0">`), as Xcode writes `Info.plist`.
     case xml

@@ -1,3 +1,5 @@
+import OrderedCollections
+
 /// A property-list value, as an `Info.plist` holds it (XML or binary form).
 ///
 /// The types are the property-list types: no `Any`. Dictionaries keep their keys' order, so
@@ -57,38 +59,34 @@ public enum PropertyListValue: Sendable, Hashable {
 
 /// A property-list dictionary: string keys in the order they were written, each at most once.
 public struct PropertyListDictionary: Sendable, Hashable, Sequence {
-    private var entries: [(key: String, value: PropertyListValue)] = []
+    private var entries: OrderedDictionary<String, PropertyListValue> = [:]
 
     /// An empty dictionary.
     public init() {}
 
-    /// A dictionary with these entries, in this order; a repeated key keeps its last value.
+    /// A dictionary with these entries, in this order; a repeated key keeps its first place and
+    /// its last value.
     public init(_ entries: [(String, PropertyListValue)]) {
         for (key, value) in entries { self[key] = value }
     }
 
     /// A dictionary with these entries, in this order, taken as they are: the caller has
-    /// already made sure no key repeats (the readers do), so building it is linear.
+    /// already made sure no key repeats (the readers do).
     init(uniqueEntries entries: [(key: String, value: PropertyListValue)]) {
-        self.entries = entries
+        self.entries = OrderedDictionary(uniqueKeysWithValues: entries.lazy.map { ($0.key, $0.value) })
     }
 
-    /// The value for `key`. Setting `nil` removes it; setting a new key appends it.
+    /// The value for `key`. Setting `nil` removes it; setting a new key appends it; setting a key
+    /// it has keeps the entry's place.
     public subscript(key: String) -> PropertyListValue? {
-        get { entries.first { $0.key == key }?.value }
-        set {
-            if let at = entries.firstIndex(where: { $0.key == key }) {
-                if let newValue { entries[at].value = newValue } else { entries.remove(at: at) }
-            } else if let newValue {
-                entries.append((key, newValue))
-            }
-        }
+        get { entries[key] }
+        set { entries[key] = newValue }
     }
 
     /// The number of entries.
     public var count: Int { entries.count }
     /// The keys, in order.
-    public var keys: [String] { entries.map(\.key) }
+    public var keys: [String] { Array(entries.keys) }
 
     public func makeIterator() -> AnyIterator<(key: String, value: PropertyListValue)> {
         var iterator = entries.makeIterator()

@@ -9,11 +9,22 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     public var column: Int?
     /// What is wrong, and what was expected.
     public var message: String
+    /// What the diagnostic is about, for the few a caller tells apart from the rest (to add a
+    /// hint of its own to the message, say); `nil` for most.
+    public var cause: Cause?
+
+    /// The diagnostics a caller may tell apart from the rest.
+    public enum Cause: Sendable, Hashable {
+        /// A payload of `size` bytes (counted without its insignificant whitespace), over the
+        /// `limit` it was decoded with (``PayloadDecoder/sizeLimit``).
+        case payloadTooLarge(size: Int, limit: Int)
+    }
 
     /// A diagnostic about a key.
-    public init(key: String?, _ message: String) {
+    public init(key: String?, _ message: String, cause: Cause? = nil) {
         self.key = key
         self.message = message
+        self.cause = cause
     }
 
     /// A diagnostic at a place in the text.
@@ -41,7 +52,7 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
 public struct InvalidFileError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file, as the user named it.
     public var file: String
-    /// Whether the file is missing (exit 66) rather than wrong (exit 65).
+    /// Whether the file is missing rather than wrong.
     public var isMissing: Bool
     /// The problems that make it invalid; never empty.
     public var errors: [Diagnostic]
@@ -72,8 +83,8 @@ struct DiagnosticLog {
     var errors: [Diagnostic] = []
     var warnings: [Diagnostic] = []
 
-    mutating func error(_ key: String?, _ message: String) {
-        errors.append(Diagnostic(key: key, message))
+    mutating func error(_ key: String?, _ message: String, cause: Diagnostic.Cause? = nil) {
+        errors.append(Diagnostic(key: key, message, cause: cause))
     }
 
     mutating func warning(_ key: String?, _ message: String) {

@@ -1,4 +1,4 @@
-/// What kind of file `notiplay validate` judged.
+/// What kind of file a ``FileValidator`` judged.
 public enum ValidatedKind: String, Sendable, Hashable {
     case payload
     case contentExtension = "content-extension"
@@ -19,9 +19,9 @@ public struct ValidationResult: Sendable, Equatable {
     public var errors: [Diagnostic]
     /// Doubts that do not make it invalid.
     public var warnings: [Diagnostic]
-    /// Whether the file does not exist (exit 66 when nothing else is wrong).
+    /// Whether the file does not exist.
     public var isMissing: Bool
-    /// What the file declares, by kind, in `validate --json`'s field order: for a payload
+    /// What the file declares, by kind, in ``jsonObject``'s field order: for a payload
     /// `category`, `threadIdentifier`, `mutableContent`, `bytes`; for a content extension
     /// `categories`, `contentSizeRatio`, `defaultContentHidden`, `overridesDefaultTitle`,
     /// `userInteractionEnabled` (and `name`, `principalClass`); for an app `name`, `categories`.
@@ -40,7 +40,8 @@ public struct ValidationResult: Sendable, Equatable {
         self.details = details
     }
 
-    /// The JSON line `notiplay validate --json` prints.
+    /// The verdict as one JSON object: `file`, `kind`, `valid`, `errors` and `warnings` (as
+    /// strings), then the ``details``.
     public var jsonObject: JSONObject {
         var object = JSONObject()
         object["file"] = .string(file)
@@ -66,7 +67,7 @@ extension Diagnostic {
 ///
 /// - `*.apns`: a payload. `*.plist`, `Info.plist` or a `Name.appex` folder: an extension
 ///   manifest. `*.playback`: a script, which this core validator does not read (the language
-///   lives in `NotiplayScript`, where `notiplay validate` parses scripts). `*.json` and
+///   lives in `NotiplayScript`, whose parser reads scripts). `*.json` and
 ///   anything else: read as JSON — an object with `aps` is a payload, one with `name` or
 ///   `categories` and no `aps` is an app file; a file starting like a property list is a manifest.
 public struct FileValidator: Sendable {

@@ -27,9 +27,9 @@ struct ReminderStoreError: Error, Equatable, CustomStringConvertible {
 /// its own — never next to the payload. It stands in for seed 000's Core Data store in the app
 /// group, which the app and its extension share.
 ///
-/// The folder is `$NOTIPLAY_SAMPLES_STORE`, else `$XDG_CACHE_HOME/notiplay/samples`, else
-/// `~/.cache/notiplay/samples`. Every save reads the file again and replaces it atomically, so
-/// two cards of different reminders do not undo each other's changes.
+/// The folder is the one the tool that registers the samples gives
+/// (``Samples/Configuration/reminderStoreFolder``). Every save reads the file again and replaces
+/// it atomically, so two cards of different reminders do not undo each other's changes.
 struct ReminderStore: Sendable, Equatable {
     /// The folder holding `reminders.json`.
     let folder: String
@@ -40,14 +40,12 @@ struct ReminderStore: Sendable, Equatable {
     /// The largest store file read.
     static let sizeLimit = 1 << 20
 
-    /// The store in the folder the environment names, or why there is none.
-    static func locate() -> Result<ReminderStore, ReminderStoreError> {
-        if let folder = environmentValue("NOTIPLAY_SAMPLES_STORE") { return .success(ReminderStore(folder: folder)) }
-        if let cache = environmentValue("XDG_CACHE_HOME"), cache.hasPrefix("/") {
-            return .success(ReminderStore(folder: cache + "/notiplay/samples"))
+    /// The store in `folder`, or why there is none.
+    static func locate(_ folder: String?) -> Result<ReminderStore, ReminderStoreError> {
+        guard let folder, !folder.isEmpty else {
+            return .failure(ReminderStoreError(description: "no folder for the store was given"))
         }
-        if let home = environmentValue("HOME") { return .success(ReminderStore(folder: home + "/.cache/notiplay/samples")) }
-        return .failure(ReminderStoreError(description: "no folder for the store: set NOTIPLAY_SAMPLES_STORE"))
+        return .success(ReminderStore(folder: folder))
     }
 
     private struct Contents: Codable {

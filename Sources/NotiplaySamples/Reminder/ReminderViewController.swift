@@ -12,8 +12,8 @@ import Notiplay
 ///   since 1970): what the app stored when it scheduled the reminder. The first notification of a
 ///   reminder brings them; the status always comes from the store (see ``ReminderStore``).
 ///
-/// Differences from the seed: the store is a JSON file (`$NOTIPLAY_SAMPLES_STORE`, else the user's
-/// cache folder) instead of Core Data; the seed's `setCompleted` always stored `true`, here
+/// Differences from the seed: the store is a JSON file in the folder the samples were registered
+/// with (``Samples/Configuration/reminderStoreFolder``) instead of Core Data; the seed's `setCompleted` always stored `true`, here
 /// `pending-reminder` really sets the reminder back to pending; an action it does not know goes on
 /// to the app instead of being read as "pending".
 public final class ReminderViewController: TerminalViewController, UNNotificationContentExtensionResponseHandling {
@@ -21,9 +21,6 @@ public final class ReminderViewController: TerminalViewController, UNNotificatio
     public nonisolated static let completeIdentifier = "complete-reminder"
     /// The action that marks it pending again.
     public nonisolated static let pendingIdentifier = "pending-reminder"
-
-    /// The folder tests give the store instead of the environment's; `nil` in the product.
-    static var storeFolderOverride: String?
 
     private let store: Result<ReminderStore, ReminderStoreError>
     private var reminder: ReminderRecord?
@@ -34,13 +31,14 @@ public final class ReminderViewController: TerminalViewController, UNNotificatio
     /// A note on the due date as the payload gave it.
     private var dueNote: String?
 
-    /// A controller using the store the environment names.
-    public required init() {
-        if let folder = Self.storeFolderOverride {
-            store = .success(ReminderStore(folder: folder))
-        } else {
-            store = ReminderStore.locate()
-        }
+    /// A controller with no store: the card says so, and the actions go on to the app.
+    public required convenience init() {
+        self.init(storeFolder: nil)
+    }
+
+    /// A controller keeping its reminders in `storeFolder` (`nil`: none).
+    public init(storeFolder: String?) {
+        store = ReminderStore.locate(storeFolder)
         super.init()
     }
 

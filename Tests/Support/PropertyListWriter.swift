@@ -1,6 +1,10 @@
+// The tests write property lists to read them back; the product only reads them. The writer uses
+// NotiplayCore's own base64 and date formatting, which sit beside their decoders there.
+@testable import NotiplayCore
+
 /// Writes property lists in the XML form, as Xcode and `plutil` do, or the binary form.
 ///
-/// What ``PropertyListParser`` reads back from either form equals what was written, with two
+/// What `PropertyListParser` reads back from either form equals what was written, with two
 /// exceptions in the XML form: dates are written in whole seconds (a fraction is rounded to
 /// the nearest second, halves away from zero; dates before year 0000 or after 9999 are clamped to those years, and a
 /// NaN date is written as the reference date), and XML 1.0 has no way to write most control
