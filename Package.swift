@@ -108,7 +108,7 @@ let package = Package(
         .testTarget(name: "NotiplayCoreTests", dependencies: ["NotiplayCore", "NotiplayTestSupport"]),
         .testTarget(name: "NotiplayScriptTests", dependencies: ["NotiplayScript", "NotiplayTestSupport"]),
         .testTarget(
-            name: "NotiplayTerminalTests", dependencies: ["NotiplayTerminal", "NotiplayViews", "NotiplayCore", "NotiplayTestSupport"], exclude: ["Snapshots"]),
+            name: "NotiplayTerminalTests", dependencies: ["NotiplayTerminal", "Notiplay", "NotiplayViews", "NotiplayCore", "NotiplayTestSupport"], exclude: ["Snapshots"]),
         .testTarget(
             name: "NotiplayPlaybackTests",
             dependencies: ["NotiplayPlayback", "NotiplayCore", "NotiplayTestSupport"]
@@ -121,7 +121,7 @@ let package = Package(
         .testTarget(name: "CommandLineTests", dependencies: ["NotiplayCommandLine", "NotiplayCore"]),
         .testTarget(
             name: "NotiplaySamplesTests",
-            dependencies: ["NotiplaySamples", "Notiplay", "NotiplayCore", "NotiplayPlayback", "NotiplayTestSupport"]
+            dependencies: ["NotiplaySamples", "Notiplay", "NotiplayCore", "NotiplayViews", "NotiplayPlayback", "NotiplayTestSupport"]
         ),
         .testTarget(name: "EndToEndTests", dependencies: ["NotiplayCore", "NotiplayTestSupport"]),
     ],

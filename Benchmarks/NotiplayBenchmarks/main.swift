@@ -7,6 +7,7 @@
 import Notiplay
 import NotiplayCore
 import NotiplayPlayback
+import NotiplayViews
 
 #if canImport(Glibc)
 @preconcurrency import Glibc

@@ -5,14 +5,14 @@ import SystemPackage
 /// hear of the response.
 ///
 /// The program runs without a shell, with the host's variables
-/// (``HostEnvironment/variables``) and the response on top of them: `NOTIPLAY_ACTION`,
+/// (`HostEnvironment.variables`) and the response on top of them: `NOTIPLAY_ACTION`,
 /// `NOTIPLAY_TEXT` (text-input actions), `NOTIPLAY_URL` (`open(_:)`), `NOTIPLAY_NOTIFICATION`,
 /// `NOTIPLAY_CATEGORY`, `NOTIPLAY_THREAD`, and `NOTIPLAY_RESPONSE`, all of it as one JSON object
 /// with the notification's `userInfo`. Its standard output and error go to
-/// ``HostEnvironment/commandOutput`` (discarded when there is none), so they never mix with the
+/// `HostEnvironment.commandOutput` (discarded when there is none), so they never mix with the
 /// events on standard output.
 ///
-/// A command still running after ``PresentationSession/Configuration/commandTimeLimit`` (measured
+/// A command still running after `PresentationSession.Configuration.commandTimeLimit` (measured
 /// on the configuration's clock) is stopped: SIGTERM to its process group, then SIGKILL after
 /// ``terminationGrace``. Events: `command` (`action`, `status` 0) when it succeeds; otherwise an
 /// `error` event saying how it ended, that it was stopped, or why it could not be run.

@@ -7,7 +7,7 @@ import NotiplayViews
 /// typed ``PresentationEvent`` with its time, and its ``LoggedEvent/line`` is what `--events jsonl`
 /// writes (`{"event": NAME, "t": SECONDS, ...fields}`).
 @MainActor
-public final class EventLog {
+package final class EventLog {
     /// The clock every `t` comes from.
     public let clock: EventClock
     /// Every event so far.
@@ -67,7 +67,7 @@ public final class EventLog {
     }
 }
 
-/// An event as an ``EventLog`` recorded it: what happened, and when.
+/// An event as an `EventLog` recorded it: what happened, and when.
 public struct LoggedEvent: Sendable, Equatable {
     /// Monotonic seconds since the log's clock started.
     public let t: Double

@@ -1,9 +1,27 @@
-// What `import Notiplay` gives an extension author besides this module's own API: the view
-// toolkit (NotiplayViews: pure values, no terminal) whole, and the notification model of
-// NotiplayCore name by name. The rest of NotiplayCore (parsers, validators, writers, process
-// spawning) stays out of the author's namespace; the runtime's own files import it as they need.
+// What `import Notiplay` gives an extension author besides this module's own API, name by name:
+// the view toolkit an extension draws with (NotiplayViews: the elements, styles, colours, geometry
+// and the grid a custom element renders into) and the notification model (NotiplayCore). The rest
+// of those modules (card layout, frame renderer, parsers, validators, writers) stays out of the
+// author's namespace; `Label + Label` is declared in this module (ExtensionAPI.swift) because a
+// scoped import cannot bring an operator. The runtime's own types are `package`:
+// Scripts/author-api checks both sides.
 
-@_exported import NotiplayViews
+@_exported import protocol NotiplayViews.ViewElement
+@_exported import struct NotiplayViews.Label
+@_exported import struct NotiplayViews.TextSpan
+@_exported import struct NotiplayViews.CellStyle
+@_exported import enum NotiplayViews.TerminalColor
+@_exported import struct NotiplayViews.Paragraph
+@_exported import struct NotiplayViews.ProgressBar
+@_exported import struct NotiplayViews.Box
+@_exported import struct NotiplayViews.Spacer
+@_exported import struct NotiplayViews.VerticalStack
+@_exported import enum NotiplayViews.TextAlignment
+@_exported import struct NotiplayViews.Rect
+@_exported import struct NotiplayViews.Size
+@_exported import struct NotiplayViews.Grid
+@_exported import struct NotiplayViews.Cell
+@_exported import enum NotiplayViews.CellWidth
 
 @_exported import struct NotiplayCore.UNNotification
 @_exported import struct NotiplayCore.UNNotificationRequest

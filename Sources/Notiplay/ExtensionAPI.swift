@@ -198,3 +198,8 @@ public final class NSExtensionContext {
         session?.openURL(url)
     }
 }
+
+/// Two labels' spans on one line: `Label("Reminder: ", style: .bold) + Label(body)`.
+public func + (lhs: Label, rhs: Label) -> Label {
+    Label(spans: lhs.spans + rhs.spans, alignment: lhs.alignment)
+}

@@ -17,13 +17,13 @@ import SystemPackage
 ///     app: app, registry: registry, types: types, engine: engine,
 ///     configuration: .init(environment: environment))
 /// ```
-public struct HostEnvironment: Sendable {
+package struct HostEnvironment: Sendable {
     /// The environment variables of the programs the runtime starts: `curl` for a download
     /// (which reads its proxy settings, such as `https_proxy`, from them) and the app's command
     /// for forwarded actions (which gets the `NOTIPLAY_*` variables on top). A program named
     /// without a `/` is looked up on their `PATH`; when they have none, on the process's own.
     public var variables: [String: String]
-    /// The folder fetched media are written to (see ``MediaFetcher``); `nil` means there is none,
+    /// The folder fetched media are written to (see `MediaFetcher`); `nil` means there is none,
     /// and fetching fails saying so.
     public var mediaCacheDirectory: String?
     /// Where the app's command for forwarded actions writes its standard output and error; `nil`

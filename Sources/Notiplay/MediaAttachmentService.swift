@@ -10,12 +10,12 @@ import NotiplayViews
 ///
 /// `media-url` (``payloadKey``) is a string: a `file://`, `http://` or `https://` URL, or a path
 /// relative to the payload file's folder when the runtime knows it
-/// (``ServiceExtensionStage/Configuration/payloadDirectory``). ``MediaFetcher`` does the work:
-/// `http(s)` downloads need `curl` on the host's `PATH` (``HostEnvironment/variables``); the file
-/// lands in the media cache (``HostEnvironment/mediaCacheDirectory``; the `notiplay` command line
+/// (`ServiceExtensionStage.Configuration.payloadDirectory`). `MediaFetcher` does the work:
+/// `http(s)` downloads need `curl` on the host's `PATH` (`HostEnvironment.variables`); the file
+/// lands in the media cache (`HostEnvironment.mediaCacheDirectory`; the `notiplay` command line
 /// sets it) and is validated like any attachment.
 ///
-/// When it runs: ``ServiceExtensionStage`` runs it when the app declares no service extension of
+/// When it runs: `ServiceExtensionStage` runs it when the app declares no service extension of
 /// its own, the payload is eligible (alert text and `mutable-content: 1`) and it carries
 /// `media-url`. An app may also name it in its service extension's `Info.plist`
 /// (`NSExtensionPrincipalClass` = `MediaAttachmentService`).

@@ -30,7 +30,7 @@ import Subprocess
 /// extension taken from the reference's path when it agrees with the file's content, else from the
 /// content (`.wav`, `.m4a`, `.ogg`…). A reference is fetched again on every call; its new copy
 /// replaces the old one. The result is validated like any attachment (``AttachmentValidator``).
-public struct MediaFetcher: Sendable {
+package struct MediaFetcher: Sendable {
     /// The folder fetched media are written to; `nil` means there is none, and every fetch fails
     /// saying so.
     public var cacheDirectory: String?

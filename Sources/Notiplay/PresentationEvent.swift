@@ -1,6 +1,6 @@
 import NotiplayCore
 
-/// Something that happened in a presentation: what the runtime records in an ``EventLog``.
+/// Something that happened in a presentation: what the runtime records in an `EventLog`.
 ///
 /// The `--events jsonl` line, the readable line and the names and fields a playback script
 /// matches are projections of it (``name``, ``fields``, ``line(at:)``).
@@ -17,7 +17,7 @@ public enum PresentationEvent: Sendable, Equatable {
     /// The extension reported its media paused or ended (`mediaPlayingPaused()`).
     case mediaPlayingPaused
     /// The media button changed (or was first drawn).
-    case buttonState(PresentationSession.ButtonState)
+    case buttonState(MediaButtonState)
     /// A person, or the extension, chose an action: `text` answers a text-input action, `source`
     /// says who chose the default action.
     case action(identifier: String, text: String? = nil, source: ActionSource? = nil)
@@ -35,7 +35,7 @@ public enum PresentationEvent: Sendable, Equatable {
     /// What the card's media player really did, as the engine reported it; `message` says why
     /// playback failed.
     case playback(PlaybackState, position: Double, message: String? = nil)
-    /// What ``ServiceExtensionStage`` did with a notification.
+    /// What `ServiceExtensionStage` did with a notification.
     case service(extension: String, identifier: String, outcome: ServiceOutcome)
     /// Notifications removed through ``UNUserNotificationCenter``.
     case removed(RemovalKind, identifiers: [String])

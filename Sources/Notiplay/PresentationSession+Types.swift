@@ -1,15 +1,18 @@
+/// The state of the media button the runtime draws, as `buttonState` events name it.
+public enum MediaButtonState: String, Sendable {
+    /// No button (type `.none`, an empty frame, or no media).
+    case none
+    /// ▶: paused.
+    case play
+    /// ⏸: playing (`.default` only).
+    case pause
+    /// Playing under an `.overlay` button, which hides.
+    case hidden
+}
+
 extension PresentationSession {
-    /// The state of the media button, as `buttonState` events name it.
-    public enum ButtonState: String, Sendable {
-        /// No button (type `.none`, an empty frame, or no media).
-        case none
-        /// ▶: paused.
-        case play
-        /// ⏸: playing (`.default` only).
-        case pause
-        /// Playing under an `.overlay` button, which hides.
-        case hidden
-    }
+    /// The state of the media button.
+    package typealias ButtonState = MediaButtonState
 
     /// What a person does to the card.
     public enum Input: Sendable, Equatable {
@@ -44,7 +47,7 @@ extension PresentationSession {
         public var environment: HostEnvironment
 
         /// The defaults: 10 s for a completion handler, 30 s for the app's command, the system's
-        /// clock, and an empty ``HostEnvironment``.
+        /// clock, and an empty `HostEnvironment`.
         public init(
             responseTimeLimit: Duration = .seconds(10), commandTimeLimit: Duration = .seconds(30),
             clock: any Clock<Duration> = ContinuousClock(), environment: HostEnvironment = HostEnvironment()

@@ -23,7 +23,7 @@ import Foundation
 /// extension makes then (a ``MediaPlayer``) or asks for (``UNUserNotificationCenter/current()``)
 /// belongs to that card and this session.
 @MainActor
-public final class PresentationSession {
+package final class PresentationSession {
     /// The app presenting: its name, categories and forwarded-actions command.
     public let app: AppDefinition
     /// The app's extensions, which claim the categories.

@@ -5,7 +5,7 @@ import NotiplayViews
 ///
 /// Subclass it, override ``didReceive(_:withContentHandler:)``, and register the subclass with
 /// ``ExtensionTypes/registerService(_:as:)`` under the name its `Info.plist` gives
-/// (`NSExtensionPrincipalClass`). The runtime runs it — through ``ServiceExtensionStage`` — only
+/// (`NSExtensionPrincipalClass`). The runtime runs it — through `ServiceExtensionStage` — only
 /// for payloads with alert text and `mutable-content: 1`, and waits for the content handler up to
 /// a time limit (30 s by default). When the limit passes it calls
 /// ``serviceExtensionTimeWillExpire()``; content handed over after that, within a short grace, is
@@ -47,7 +47,7 @@ open class UNNotificationServiceExtension {
     /// An extension is made by the runtime, with no arguments.
     public required init() {}
 
-    /// Writes an `error` event to the running stage's log (set by ``ServiceExtensionStage``; for
+    /// Writes an `error` event to the running stage's log (set by `ServiceExtensionStage`; for
     /// the built-in extensions).
     var reportError: (@MainActor (String) -> Void)?
 

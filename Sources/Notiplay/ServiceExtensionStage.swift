@@ -36,7 +36,7 @@ import NotiplayViews
 /// limit was reached, `timeWillExpire: true`. Problems are `error` events (`message`). Nothing is
 /// recorded when no extension is concerned.
 @MainActor
-public enum ServiceExtensionStage {
+package enum ServiceExtensionStage {
     /// Limits and options.
     public struct Configuration: Sendable {
         /// How long the extension has to call its content handler (30 s, as on iOS).
@@ -47,8 +47,8 @@ public enum ServiceExtensionStage {
         /// The limits attachments added by the extension are validated with.
         public var attachmentLimits: AttachmentLimits
         /// Where ``MediaAttachmentService`` writes fetched media
-        /// (``HostEnvironment/mediaCacheDirectory``), and the variables its `curl` runs with
-        /// (``HostEnvironment/variables``).
+        /// (`HostEnvironment.mediaCacheDirectory`), and the variables its `curl` runs with
+        /// (`HostEnvironment.variables`).
         public var environment: HostEnvironment
         /// The payload file's folder: a `media-url` without a scheme is a path relative to it.
         /// `nil` refuses such references.
@@ -58,7 +58,7 @@ public enum ServiceExtensionStage {
         public var clock: any Clock<Duration> = ContinuousClock()
 
         /// A configuration; the defaults are 30 s, a 1 s grace, iOS's attachment limits and an
-        /// empty ``HostEnvironment`` (no media cache: fetching fails).
+        /// empty `HostEnvironment` (no media cache: fetching fails).
         public init(
             timeLimit: Duration = .seconds(30), expiryGrace: Duration = .seconds(1),
             attachmentLimits: AttachmentLimits = .default, environment: HostEnvironment = HostEnvironment(),

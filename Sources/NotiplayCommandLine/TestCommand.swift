@@ -1,4 +1,5 @@
 import NotiplayCore
+import NotiplayViews
 import NotiplayScript
 import NotiplayTesting
 import SystemPackage

@@ -3,7 +3,7 @@ import Notiplay
 import NotiplayViews
 
 /// How a presentation on a driver ended.
-public enum CardEnd: Sendable, Equatable {
+package enum CardEnd: Sendable, Equatable {
     /// The card was dismissed, or the person quit (q, Ctrl-D, end of input), or the keys ran out.
     case closed
     /// Ctrl-C, or an interrupting signal (SIGINT, SIGTERM, SIGHUP) with its number.
@@ -15,11 +15,11 @@ public enum CardEnd: Sendable, Equatable {
 /// Shows a session's card somewhere and feeds it input until the presentation ends: the seam
 /// between the runtime and a screen, as TermKit's console driver is.
 ///
-/// ``TerminalCardDriver`` draws and redraws the card in a terminal with keys from the keyboard;
-/// ``PlainTextCardDriver`` writes it once as text and feeds a key script; ``HeadlessCardDriver``
+/// `TerminalCardDriver` draws and redraws the card in a terminal with keys from the keyboard;
+/// `PlainTextCardDriver` writes it once as text and feeds a key script; `HeadlessCardDriver`
 /// only feeds a key script.
 @MainActor
-public protocol CardDriver {
+package protocol CardDriver {
     /// Presents `session`'s card: the `keys` first, as if typed, then whatever input the driver has.
     func present(_ session: PresentationSession, keys: KeyScript) async -> CardEnd
 }
@@ -36,18 +36,18 @@ extension KeyScript.Outcome {
 }
 
 /// No screen: the key script is fed and the presentation ends.
-public struct HeadlessCardDriver: CardDriver {
+package struct HeadlessCardDriver: CardDriver {
     /// A driver that draws nothing.
-    public init() {}
+    package init() {}
 
-    public func present(_ session: PresentationSession, keys: KeyScript) async -> CardEnd {
+    package func present(_ session: PresentationSession, keys: KeyScript) async -> CardEnd {
         await keys.run(on: session).cardEnd ?? .closed
     }
 }
 
 /// A screen that is not a terminal: the card is written once as plain text, then the key script
 /// is fed.
-public struct PlainTextCardDriver: CardDriver {
+package struct PlainTextCardDriver: CardDriver {
     private let width: Int
     private let glyphs: GlyphSet
     private let write: @MainActor (String) -> Void
@@ -55,7 +55,7 @@ public struct PlainTextCardDriver: CardDriver {
 
     /// A driver writing the card `width` columns wide with `glyphs` through `write`, then calling
     /// `shown` before the keys.
-    public init(
+    package init(
         width: Int, glyphs: GlyphSet, write: @escaping @MainActor (String) -> Void,
         shown: @escaping @MainActor () -> Void = {}
     ) {
@@ -65,7 +65,7 @@ public struct PlainTextCardDriver: CardDriver {
         self.shown = shown
     }
 
-    public func present(_ session: PresentationSession, keys: KeyScript) async -> CardEnd {
+    package func present(_ session: PresentationSession, keys: KeyScript) async -> CardEnd {
         write(FrameRenderer.plainText(CardLayout.render(session.card(), width: width), glyphs: glyphs) + "\n")
         shown()
         return await keys.run(on: session).cardEnd ?? .closed

@@ -3,7 +3,7 @@ import NotiplayViews
 import Notiplay
 
 /// What a key does to a presented card.
-public enum CardCommand: Sendable, Equatable {
+package enum CardCommand: Sendable, Equatable {
     /// An input for the session.
     case input(PresentationSession.Input)
     /// Leave the card (q, Ctrl-D): the presentation ends normally.
@@ -14,15 +14,15 @@ public enum CardCommand: Sendable, Equatable {
 
 /// The one table of keys: what each key does on a card, for the keyboard and for a key script
 /// (`--keys`) alike, and the names a key script gives keys.
-public enum KeyBindings {
+package enum KeyBindings {
     /// ← and → move the media by this many seconds, as in mpv.
-    public static let seekStep = 5.0
+    package static let seekStep = 5.0
 
     /// What `key` does on a card; `nil` when it does nothing.
     ///
     /// space or p: the media button; 1–9: actions; Enter: the default action; Esc or d: dismiss;
     /// t: touch the content; ← and →: 5 s back or on; q or Ctrl-D: quit; Ctrl-C: interrupt.
-    public static func command(for key: Key) -> CardCommand? {
+    package static func command(for key: Key) -> CardCommand? {
         switch key {
         case .space, .character("p"): .input(.media)
         case .character("t"): .input(.tapContent)
@@ -40,7 +40,7 @@ public enum KeyBindings {
 
     /// The key a key script names: `space`, `p`, `1`–`9`, `enter` (or `return`), `esc` (or
     /// `escape`), `d`, `q`, `tap` (t), `left` (or ←), `right` (or →).
-    public static func key(named name: String) -> Key? {
+    package static func key(named name: String) -> Key? {
         switch name {
         case "space": .space
         case "enter", "return": .enter
@@ -55,5 +55,5 @@ public enum KeyBindings {
     }
 
     /// The key names a key script accepts, for messages.
-    public static let names = "space, p, 1-9, enter, esc, d, q, tap, left, right"
+    package static let names = "space, p, 1-9, enter, esc, d, q, tap, left, right"
 }

@@ -4,11 +4,11 @@ import Notiplay
 
 /// Keys fed to a card as if typed, with waits between them: `"space ~500ms 1 ~end q"`.
 ///
-/// Keys are named as ``KeyBindings/key(named:)`` says and do what ``KeyBindings`` says; `~500ms`,
+/// Keys are named as `KeyBindings.key(named:)` says and do what `KeyBindings` says; `~500ms`,
 /// `~1.5s` or `~2` wait that long, and `~end` waits until the card's media stops.
-public struct KeyScript: Sendable, Equatable {
+package struct KeyScript: Sendable, Equatable {
     /// One step of a script.
-    public enum Step: Sendable, Equatable {
+    package enum Step: Sendable, Equatable {
         /// Press a key.
         case key(Key)
         /// Wait this long.
@@ -18,25 +18,25 @@ public struct KeyScript: Sendable, Equatable {
     }
 
     /// A key script's text that cannot be read.
-    public struct UnknownKey: Error, Sendable, Equatable, CustomStringConvertible {
+    package struct UnknownKey: Error, Sendable, Equatable, CustomStringConvertible {
         /// The word that names no key, as written.
-        public let token: String
-        public var description: String {
+        package let token: String
+        package var description: String {
             "unknown key '\(TerminalText.clean(token))' (\(KeyBindings.names), ~500ms, ~1.5s, ~end)"
         }
     }
 
     /// The steps, in order.
-    public var steps: [Step]
+    package var steps: [Step]
 
     /// A script of these steps.
-    public init(_ steps: [Step] = []) {
+    package init(_ steps: [Step] = []) {
         self.steps = steps
     }
 
     /// Reads `text`. Spaces, tabs and commas separate keys; a text made only of spaces (a space
     /// typed as itself) presses space once for each.
-    public init(parsing text: String) throws(UnknownKey) {
+    package init(parsing text: String) throws(UnknownKey) {
         if !text.isEmpty && text.allSatisfy({ $0 == " " }) {
             steps = Array(repeating: .key(.space), count: text.count)
             return
@@ -70,7 +70,7 @@ public struct KeyScript: Sendable, Equatable {
     }
 
     /// How a script ended.
-    public enum Outcome: Sendable, Equatable {
+    package enum Outcome: Sendable, Equatable {
         /// Every step ran.
         case finished
         /// A key said quit.
@@ -81,7 +81,7 @@ public struct KeyScript: Sendable, Equatable {
 
     /// Feeds the steps to `session`, in order.
     @MainActor
-    public func run(on session: PresentationSession) async -> Outcome {
+    package func run(on session: PresentationSession) async -> Outcome {
         for step in steps {
             switch step {
             case .key(let key):

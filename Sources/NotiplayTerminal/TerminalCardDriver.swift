@@ -2,25 +2,25 @@ import NotiplayCore
 import Notiplay
 import NotiplayViews
 
-/// A card in a terminal: drawn and redrawn, keys from the keyboard (as ``KeyBindings`` maps them).
+/// A card in a terminal: drawn and redrawn, keys from the keyboard (as `KeyBindings` maps them).
 ///
 /// A text-input action opens a prompt (type, Enter sends, Esc cancels). The terminal is restored
 /// on every way out.
 @MainActor
-public struct TerminalCardDriver: CardDriver {
+package struct TerminalCardDriver: CardDriver {
     private let input: Int32
     private let output: Int32
     private let environment: [String: String]
 
     /// A driver on the terminal at `input` and `output`; `environment` (the process's) decides
     /// colours (`NO_COLOR`, `COLORTERM`, `TERM`), glyphs (the locale) and `COLUMNS`/`LINES`.
-    public init(input: Int32 = 0, output: Int32 = 1, environment: [String: String]) {
+    package init(input: Int32 = 0, output: Int32 = 1, environment: [String: String]) {
         self.input = input
         self.output = output
         self.environment = environment
     }
 
-    public func present(_ session: PresentationSession, keys: KeyScript) async -> CardEnd {
+    package func present(_ session: PresentationSession, keys: KeyScript) async -> CardEnd {
         let card = TerminalCardScreen(session: session, output: output, environment: environment)
         return await card.run(input: input, keys: keys)
     }

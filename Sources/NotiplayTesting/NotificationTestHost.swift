@@ -75,9 +75,9 @@ public final class NotificationTestHost {
     }
 
     /// The event log of everything presented.
-    public let log: EventLog
+    package let log: EventLog
     /// The session presenting.
-    public let session: PresentationSession
+    package let session: PresentationSession
     /// Where audio goes.
     public let audio: TestAudio
     /// The card's width and height for ``screen()`` (a `resize`).
@@ -101,8 +101,17 @@ public final class NotificationTestHost {
     ///   an extension whose type is not registered, or libmpv that cannot start.
     public convenience init(
         app appFile: String? = nil, extensions extensionsDirectory: String? = nil,
+        types: ExtensionTypes = ExtensionTypes(), audio: TestAudio = .untimed
+    ) throws(NotiplayError) {
+        try self.init(app: appFile, extensions: extensionsDirectory, types: types, audio: audio, configuration: .init())
+    }
+
+    /// A host as ``init(app:extensions:types:audio:)`` makes it, with the session's limits, clock
+    /// and environment given.
+    package convenience init(
+        app appFile: String? = nil, extensions extensionsDirectory: String? = nil,
         types: ExtensionTypes = ExtensionTypes(), audio: TestAudio = .untimed,
-        configuration: PresentationSession.Configuration = .init()
+        configuration: PresentationSession.Configuration
     ) throws(NotiplayError) {
         var app = AppDefinition.standard
         if let appFile {
@@ -112,7 +121,7 @@ public final class NotificationTestHost {
     }
 
     /// A host for `app`, with the extensions of `extensionsDirectory` (default: the app's).
-    public init(
+    package init(
         app: AppDefinition, extensions extensionsDirectory: String? = nil, types: ExtensionTypes = ExtensionTypes(),
         audio: TestAudio = .untimed, configuration: PresentationSession.Configuration = .init()
     ) throws(NotiplayError) {
@@ -157,7 +166,7 @@ public final class NotificationTestHost {
 
     /// Delivers the APNs payload at `path` with `attachments` (local files, validated), through
     /// the service extension stage when the payload asks for it (media fetched into the session
-    /// configuration's ``HostEnvironment/mediaCacheDirectory``).
+    /// configuration's `HostEnvironment.mediaCacheDirectory`).
     /// - Throws: ``NotiplayError`` for a bad payload or attachment, or an unregistered extension.
     public func deliver(payload path: String, attachments: [String] = []) async throws(NotiplayError) {
         let payload: APNsPayload
@@ -218,7 +227,7 @@ public final class NotificationTestHost {
 
     // MARK: Waiting
 
-    /// Lets `duration` pass: in real time (on the session's ``PresentationSession/Configuration/clock``),
+    /// Lets `duration` pass: in real time (on the session's `PresentationSession.Configuration.clock`),
     /// or — with ``TestAudio/untimed`` output, where nothing depends on real time — until every
     /// command given so far has reached the engine.
     public func wait(_ duration: Duration) async {
@@ -274,7 +283,10 @@ public final class NotificationTestHost {
     public func events(named name: String) -> [LoggedEvent] { log.events(named: name) }
 
     /// The media button's state.
-    public var buttonState: PresentationSession.ButtonState { session.buttonState }
+    public var buttonState: MediaButtonState { session.buttonState }
+
+    /// Whether the card was closed (dismissed by the person, the extension or a response).
+    public var isDismissed: Bool { session.isDismissed }
 
     /// The identifiers of the actions on the card.
     public var actionIdentifiers: [String] { session.actions.map(\.identifier) }

@@ -69,7 +69,7 @@ public struct ScriptRunner: Sendable {
     public var clock: any Clock<Duration> = ContinuousClock()
     /// What the scripts' sessions take from the process: the variables of the programs they
     /// start, the media cache, the app command's output. Empty by default (no media cache).
-    public var environment = HostEnvironment()
+    package var environment = HostEnvironment()
 
     /// A runner; by default timed, one minute a script, as many at once as there are cores.
     public init(

@@ -33,7 +33,7 @@ public enum TextAlignment: Sendable, Hashable {
 /// One line of styled text, cut with an ellipsis when it does not fit.
 ///
 /// ```swift
-/// Label("Reminder: ", style: .bold) + Label("Water the plants")
+/// Label("Reminder: ", style: .bold) + Label("Water the plants")   // + comes with Notiplay
 /// Label("🔊", style: CellStyle(foreground: .yellow))
 /// ```
 public struct Label: ViewElement, Hashable {
@@ -54,10 +54,6 @@ public struct Label: ViewElement, Hashable {
         self.alignment = alignment
     }
 
-    /// The two labels' spans on one line.
-    public static func + (lhs: Label, rhs: Label) -> Label {
-        Label(spans: lhs.spans + rhs.spans, alignment: lhs.alignment)
-    }
 
     public func render(width: Int) -> Grid {
         var grid = Grid(width: width, height: 1)

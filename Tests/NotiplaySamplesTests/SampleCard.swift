@@ -1,3 +1,4 @@
+import NotiplayViews
 import NotiplayCore
 import Foundation
 import Notiplay

@@ -1,3 +1,4 @@
+import Notiplay
 import Foundation
 import NotiplayCore
 import NotiplayTerminal

@@ -29,7 +29,7 @@ struct NagMeHostTests {
         #expect(host.screen().contains("🔇"))
         try host.action("snooze")
         try await host.wait(until: "dismissed")
-        #expect(host.session.isDismissed)
+        #expect(host.isDismissed)
         await host.close()
     }
 
