@@ -46,7 +46,7 @@ public enum TerminalError: Error, Sendable, Equatable, CustomStringConvertible {
 ///     case .key(.character("q")), .key(.controlC): break loop
 ///     case .key(let key): handle(key)
 ///     case .resize, .resumed: redraw everything at `TerminalSize.current()`
-///     case .interrupted(let signal): cleanUp(); exit(128 + signal)   // terminal already restored
+///     case .interrupted(let signal): cleanUp(); return signal   // the terminal is already restored
 ///     case .endOfInput: break loop
 ///     }
 /// }

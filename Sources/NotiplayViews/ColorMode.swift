@@ -22,7 +22,7 @@ public enum ColorMode: Sendable, Hashable, CaseIterable {
     /// `24bit` → ``trueColor``; `TERM` containing `256color` → ``palette256``; `TERM` empty or
     /// unset → ``none``; any other `TERM` → ``ansi16``.
     /// - Parameters:
-    ///   - environment: The process environment (`ProcessInfo.processInfo.environment`).
+    ///   - environment: The process's environment variables, as the command line passes them.
     ///   - isTerminal: Whether the output is a terminal (`isatty(1)`).
     public static func detect(environment: [String: String], isTerminal: Bool) -> ColorMode {
         guard isTerminal else { return .none }
