@@ -124,19 +124,10 @@ public struct JSONObject: Sendable, Hashable, Sequence {
 
     /// Objects are equal when they have the same members, whatever their order.
     public static func == (a: JSONObject, b: JSONObject) -> Bool {
-        a.count == b.count && a.members.allSatisfy { b[$0.key] == $0.value }
+        a.members.hasSameEntries(as: b.members)
     }
 
     public func hash(into hasher: inout Hasher) {
-        // Order-independent, like `==`.
-        var combined = 0
-        for member in members {
-            var h = Hasher()
-            h.combine(member.key)
-            h.combine(member.value)
-            combined ^= h.finalize()
-        }
-        hasher.combine(count)
-        hasher.combine(combined)
+        members.hashEntries(into: &hasher)
     }
 }

@@ -95,18 +95,10 @@ public struct PropertyListDictionary: Sendable, Hashable, Sequence {
 
     /// Dictionaries are equal when they hold the same entries, whatever their order.
     public static func == (a: PropertyListDictionary, b: PropertyListDictionary) -> Bool {
-        a.count == b.count && a.entries.allSatisfy { b[$0.key] == $0.value }
+        a.entries.hasSameEntries(as: b.entries)
     }
 
     public func hash(into hasher: inout Hasher) {
-        var combined = 0
-        for entry in entries {
-            var h = Hasher()
-            h.combine(entry.key)
-            h.combine(entry.value)
-            combined ^= h.finalize()
-        }
-        hasher.combine(count)
-        hasher.combine(combined)
+        entries.hashEntries(into: &hasher)
     }
 }
