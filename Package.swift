@@ -22,7 +22,6 @@ import PackageDescription
 //                     registers them)
 let package = Package(
     name: "notiplay",
-    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "notiplay", targets: ["notiplay"]),
         .library(name: "NotiplayCore", targets: ["NotiplayCore"]),
