@@ -1,8 +1,10 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 import PackageDescription
 
 // The module graph (arrows point at what a module uses; nothing points up):
 //
+//   NotiplaySystem    the system calls, wrapped once (`Posix`, over swift-system): every module
+//                     that touches files, pipes or the terminal goes through it
 //   NotiplayCore      the model, payloads, manifests, validation, typed errors (no libmpv, no terminal)
 //     ^        ^
 //     |        NotiplayViews     cells, grid, the view toolkit, text and card layout, glyphs,
@@ -22,7 +24,6 @@ import PackageDescription
 //                     registers them)
 let package = Package(
     name: "notiplay",
-    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "notiplay", targets: ["notiplay"]),
         .library(name: "NotiplayCore", targets: ["NotiplayCore"]),
@@ -47,35 +48,49 @@ let package = Package(
             pkgConfig: "mpv",
             providers: [.apt(["libmpv-dev"])]
         ),
+        .target(name: "NotiplaySystem", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
         .target(
             name: "NotiplayCore",
-            dependencies: [.product(name: "OrderedCollections", package: "swift-collections")]
+            dependencies: [
+                "NotiplaySystem",
+                .product(name: "OrderedCollections", package: "swift-collections"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
         ),
         .target(
             name: "NotiplayPlayback",
             dependencies: [
                 "CMPV",
                 "NotiplayCore",
+                "NotiplaySystem",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         .target(name: "NotiplayViews", dependencies: ["NotiplayCore"]),
         .target(
             name: "NotiplayTerminal",
             dependencies: [
-                "Notiplay", "NotiplayViews", "NotiplayCore", .product(name: "SystemPackage", package: "swift-system"),
+                "Notiplay", "NotiplayViews", "NotiplayCore", "NotiplaySystem",
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
-        .target(name: "NotiplayScript", dependencies: ["NotiplayCore"]),
+        .target(
+            name: "NotiplayScript",
+            dependencies: ["NotiplayCore", "NotiplaySystem", .product(name: "SystemPackage", package: "swift-system")]
+        ),
         .target(
             name: "Notiplay",
             dependencies: [
-                "NotiplayCore", "NotiplayPlayback", "NotiplayViews",
+                "NotiplayCore", "NotiplayPlayback", "NotiplayViews", "NotiplaySystem",
                 .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
-        .target(name: "NotiplaySamples", dependencies: ["Notiplay", "NotiplayCore"]),
+        .target(
+            name: "NotiplaySamples",
+            dependencies: ["Notiplay", "NotiplayCore", .product(name: "SystemPackage", package: "swift-system")]
+        ),
         .target(
             name: "NotiplayCommandLine",
             dependencies: [
@@ -127,3 +142,17 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// What our code is held to, in every target but those listed in `notYetStrict`: existentials
+// spelled `any`, every module a file uses imported by that file, imports internal unless marked
+// otherwise, and no warnings (they fail the build; dependencies are not affected).
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .treatAllWarnings(as: .error),
+]
+let notYetStrict: Set<String> = ["NotiplayCommandLine", "notiplay"]
+for target in package.targets where target.type != .system && !notYetStrict.contains(target.name) {
+    target.swiftSettings = (target.swiftSettings ?? []) + strictSettings
+}

@@ -12,6 +12,11 @@ import NotiplayViews
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 let arguments = CommandLine.arguments
 let count = arguments.firstIndex(of: "--files").flatMap { Int(arguments[$0 + 1]) } ?? 100

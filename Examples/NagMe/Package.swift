@@ -5,7 +5,6 @@ import PackageDescription
 // and `nagme`, an executable that is the whole `notiplay` command line with this extension added.
 let package = Package(
     name: "NagMe",
-    platforms: [.macOS(.v15)],
     dependencies: [
         // In your own package: .package(url: "https://…/notiplay", from: "0.1.0")
         .package(name: "notiplay", path: "../.."),

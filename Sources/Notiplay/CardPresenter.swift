@@ -1,5 +1,10 @@
 import NotiplayCore
 import NotiplayViews
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// The card: the notification shown, the extension presenting it, its action buttons, whether it
 /// was closed, and its media button (``MediaButton``). It records what happens to them.

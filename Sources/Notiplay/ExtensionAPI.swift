@@ -2,9 +2,9 @@ import NotiplayCore
 import NotiplayViews
 
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+public import FoundationEssentials
 #else
-import Foundation
+public import Foundation
 #endif
 
 /// The play/pause button the runtime draws for an extension (Apple:
@@ -51,7 +51,7 @@ public protocol UNNotificationContentExtensionResponseHandling: UNNotificationCo
     /// should happen to the card; not calling it within the action time limit counts as
     /// ``UNNotificationContentExtensionResponseOption/dismiss``.
     func didReceive(
-        _ response: UNNotificationResponse,
+        _ response: any UNNotificationResponse,
         completionHandler completion: @escaping (UNNotificationContentExtensionResponseOption) -> Void)
 }
 
@@ -71,7 +71,7 @@ public protocol UNNotificationContentExtensionResponseHandling: UNNotificationCo
 @MainActor
 public protocol UNNotificationContentExtensionAsyncResponseHandling: UNNotificationContentExtension {
     /// Called when a person chooses an action; returns what should happen to the card.
-    func didReceive(_ response: UNNotificationResponse) async -> UNNotificationContentExtensionResponseOption
+    func didReceive(_ response: any UNNotificationResponse) async -> UNNotificationContentExtensionResponseOption
 }
 
 /// An extension with media: the runtime draws the play/pause button and calls ``mediaPlay()`` and

@@ -5,12 +5,9 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import NotiplaySystem
 import Subprocess
+import SystemPackage
 
 /// Fetches the media a payload names into a cache folder and makes a validated attachment of it:
 /// what ``MediaAttachmentService`` does, for service extensions of your own too.
@@ -76,7 +73,7 @@ package struct MediaFetcher: Sendable {
         try Self.makeFolder(folder)
         let name = Self.hashName(reference)
         let partial = Self.join(folder, ".\(name)-\(UInt64.random(in: 0...UInt64.max)).part")
-        defer { unlink(partial) }
+        defer { try? Posix.removeFile(partial) }
         switch source {
         case .local(let path):
             try copy(path, to: partial, reference: reference)
@@ -92,8 +89,10 @@ package struct MediaFetcher: Sendable {
             throw NotiplayError(error.kind, file: reference, "fetched, but \(error.reason)")
         }
         let final = Self.join(folder, "\(name).\(Self.fileExtension(for: fetched.kind, path: source.path))")
-        guard rename(partial, final) == 0 else {
-            throw NotiplayError(.unavailable, file: final, "cannot be written: \(Self.errnoText())")
+        do {
+            try Posix.rename(partial, to: final)
+        } catch {
+            throw NotiplayError(.unavailable, file: final, "cannot be written: \(error.reason)")
         }
         do {
             return try validator.validate(final, identifier: Self.identifier(for: source.path))
@@ -189,38 +188,39 @@ package struct MediaFetcher: Sendable {
             throw NotiplayError(error.kind, file: reference, error.reason)
         }
         let resolved = checked.url.path
-        let input = open(resolved, O_RDONLY | O_CLOEXEC)
-        guard input >= 0 else {
-            throw NotiplayError(.badData, file: reference, "cannot be read: \(Self.errnoText())")
+        let input: FileDescriptor
+        do {
+            input = try Posix.open(resolved, .readOnly, options: .closeOnExec)
+        } catch {
+            throw NotiplayError(.badData, file: reference, "cannot be read: \(error.reason)")
         }
-        defer { close(input) }
-        let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard output >= 0 else {
-            throw NotiplayError(.unavailable, file: destination, "cannot be written: \(Self.errnoText())")
+        defer { Posix.close(input) }
+        let output: FileDescriptor
+        do {
+            output = try Posix.open(
+                destination, .writeOnly, options: [.create, .exclusiveCreate, .closeOnExec], permissions: .ownerReadWrite)
+        } catch {
+            throw NotiplayError(.unavailable, file: destination, "cannot be written: \(error.reason)")
         }
-        defer { close(output) }
+        defer { Posix.close(output) }
         let cap = max(limits.audio, limits.image)
         var total = 0
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else {
-                throw NotiplayError(.badData, file: reference, "cannot be read: \(Self.errnoText())")
+            let result = buffer.withUnsafeMutableBytes { space in
+                Result { () throws(SystemCallError) in try Posix.read(input, into: space) }
             }
+            let count: Int
+            do { count = try result.get() } catch { throw NotiplayError(.badData, file: reference, "cannot be read: \(error.reason)") }
             if count == 0 { break }
             total += count
             guard total <= cap else {
                 throw NotiplayError(.badData, file: reference, "grew beyond the attachment size limit while being copied")
             }
-            var written = 0
-            while written < count {
-                let n = buffer.withUnsafeBytes { write(output, $0.baseAddress! + written, count - written) }
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else {
-                    throw NotiplayError(.unavailable, file: destination, "cannot be written: \(Self.errnoText())")
-                }
-                written += n
+            do {
+                try Posix.writeAll(output, Array(buffer[0..<count]))
+            } catch {
+                throw NotiplayError(.unavailable, file: destination, "cannot be written: \(error.reason)")
             }
         }
     }
@@ -353,15 +353,10 @@ package struct MediaFetcher: Sendable {
 
     // MARK: The system
 
-    static func errnoText() -> String {
-        String(cString: strerror(errno))
-    }
-
     /// Creates `folder` and its parents (mode 0700) when missing.
     static func makeFolder(_ folder: String) throws(NotiplayError) {
-        var info = stat()
-        if stat(folder, &info) == 0 {
-            guard info.st_mode & S_IFMT == S_IFDIR else {
+        if let info = try? Posix.status(of: folder) {
+            guard info.type == .directory else {
                 throw NotiplayError(.unavailable, file: folder, "is not a folder; fetched media cannot be cached there")
             }
             return
@@ -369,9 +364,11 @@ package struct MediaFetcher: Sendable {
         var path = folder.hasPrefix("/") ? "" : "."
         for part in folder.split(separator: "/") {
             path += "/" + part
-            if mkdir(path, 0o700) != 0 && errno != EEXIST {
-                throw NotiplayError(.unavailable, file: path, "cannot be created for the media cache: \(errnoText())")
-            }
+            do {
+                try Posix.makeFolder(path, permissions: .ownerReadWriteExecute)
+            } catch where error.errno != .fileExists {
+                throw NotiplayError(.unavailable, file: path, "cannot be created for the media cache: \(error.reason)")
+            } catch {}
         }
     }
 }

@@ -1,9 +1,9 @@
 import NotiplayCore
 import NotiplayViews
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+public import FoundationEssentials
 #else
-import Foundation
+public import Foundation
 #endif
 
 extension PresentationSession {

@@ -1,6 +1,6 @@
 import NotiplayCore
 import NotiplayViews
-import NotiplayPlayback
+public import NotiplayPlayback
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

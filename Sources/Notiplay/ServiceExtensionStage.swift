@@ -1,5 +1,11 @@
 import NotiplayCore
 import NotiplayViews
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// Runs the service extension for a notification before it is presented, with Apple's rules, and
 /// returns the request to present.
 ///

@@ -1,8 +1,5 @@
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+internal import NotiplaySystem
+internal import SystemPackage
 
 /// A local audio file that passed validation: the only thing the playback engine will open.
 ///
@@ -126,61 +123,62 @@ struct LocalFile {
             throw NotiplayError(.badData, file: argument, "the path contains a NUL byte")
         }
         let resolved = try resolve(argument)
-        var info = stat()
-        guard stat(resolved, &info) == 0 else {
-            throw NotiplayError(.missingInput, file: argument, "cannot be read: \(errnoText())")
+        let info: Stat
+        do {
+            info = try Posix.status(of: resolved)
+        } catch {
+            throw NotiplayError(.missingInput, file: argument, "cannot be read: \(text(error))")
         }
-        let type = info.st_mode & S_IFMT
-        guard type == S_IFREG else {
-            throw NotiplayError(.badData, file: argument, "is \(describe(type)), not a regular file")
+        guard info.type == .regular else {
+            throw NotiplayError(.badData, file: argument, "is \(describe(info.type)), not a regular file")
         }
-        let size = Int(info.st_size)
+        let size = Int(info.size)
         guard size > 0 else { throw NotiplayError(.badData, file: argument, "is empty (0 bytes)") }
         guard size <= sizeLimit else {
             throw NotiplayError(
                 .badData, file: argument,
                 "is \(megabytes(size)); the limit for \(limitName) is \(megabytes(sizeLimit))")
         }
-        let header = read(resolved, count: 64, at: 0)
-        if header.isEmpty {
-            throw NotiplayError(.badData, file: argument, "cannot be read: \(errnoText())")
+        let header: [UInt8]
+        do {
+            header = try read(resolved, count: 64, at: 0)
+        } catch {
+            throw NotiplayError(.badData, file: argument, "cannot be read: \(text(error))")
         }
+        // Emptied since it was measured.
+        guard !header.isEmpty else { throw NotiplayError(.badData, file: argument, "is empty (0 bytes)") }
         return LocalFile(path: resolved, size: size, header: header)
     }
 
     /// `count` bytes at `offset` (fewer at the end of the file; none if it cannot be read).
     func bytes(_ count: Int, at offset: Int) -> [UInt8] {
-        Self.read(path, count: count, at: offset)
+        (try? Self.read(path, count: count, at: offset)) ?? []
     }
 
     private static func resolve(_ argument: String) throws(NotiplayError) -> String {
-        guard let resolved = realpath(argument, nil) else {
-            let code = errno
-            if code == ENOENT || code == ENOTDIR {
+        do {
+            return try Posix.realPath(argument)
+        } catch {
+            if error.errno == .noSuchFileOrDirectory || error.errno == .notDirectory {
                 throw NotiplayError(.missingInput, file: argument, "no such file")
             }
-            throw NotiplayError(.badData, file: argument, "cannot be opened: \(errnoText(code))")
+            throw NotiplayError(.badData, file: argument, "cannot be opened: \(text(error))")
         }
-        defer { free(resolved) }
-        return String(cString: resolved)
     }
 
-    private static func read(_ path: String, count: Int, at offset: Int) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
-        guard fd >= 0 else { return [] }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: count)
-        let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, off_t(offset)) }
-        return n > 0 ? Array(buffer[0..<n]) : []
+    private static func read(_ path: String, count: Int, at offset: Int) throws(SystemCallError) -> [UInt8] {
+        let file = try Posix.open(path, .readOnly, options: [.closeOnExec, .noControllingTerminal, .nonBlocking])
+        defer { Posix.close(file) }
+        return try Posix.read(file, count: count, at: offset)
     }
 
-    static func describe(_ type: mode_t) -> String {
+    static func describe(_ type: FileType) -> String {
         switch type {
-        case S_IFDIR: "a directory"
-        case S_IFCHR: "a character device"
-        case S_IFBLK: "a block device"
-        case S_IFIFO: "a FIFO"
-        case S_IFSOCK: "a socket"
+        case .directory: "a directory"
+        case .characterSpecial: "a character device"
+        case .blockSpecial: "a block device"
+        case .fifo: "a FIFO"
+        case .socket: "a socket"
         default: "not a regular file"
         }
     }
@@ -190,8 +188,9 @@ struct LocalFile {
         return mb >= 10 ? "\(Int(mb.rounded())) MB" : "\((mb * 10).rounded() / 10) MB"
     }
 
-    static func errnoText(_ code: Int32 = errno) -> String {
-        String(cString: strerror(code)).lowercased()
+    /// The system's reason for `error`, in lower case as it ends a message.
+    static func text(_ error: SystemCallError) -> String {
+        error.reason.lowercased()
     }
 }
 

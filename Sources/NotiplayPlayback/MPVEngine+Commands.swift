@@ -1,9 +1,8 @@
 internal import CMPV
-#if canImport(Glibc)
-@preconcurrency internal import Glibc
-#endif
+@preconcurrency internal import Glibc  // strdup and free, for the C strings libmpv takes
 import Dispatch
-import NotiplayCore
+public import NotiplayCore
+import Logging
 
 extension MPVEngine {
     /// Runs `body` on `queue` and hands back its result.

@@ -1,6 +1,6 @@
 internal import CMPV
 import Dispatch
-import Logging
+public import Logging
 import NotiplayCore
 import Synchronization
 

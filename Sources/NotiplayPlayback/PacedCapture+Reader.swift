@@ -1,7 +1,7 @@
-#if canImport(Glibc)
-@preconcurrency internal import Glibc
-#endif
-import Synchronization
+@preconcurrency internal import Glibc  // pollfd, for the clock's wait
+internal import NotiplaySystem
+internal import Synchronization
+internal import SystemPackage
 
 /// The reader thread: it reads the pipe at the rate a sound card plays while ``Mode/playing``
 /// (never more than one block ahead of its clock, earning no credit while the pipe is empty),
@@ -62,8 +62,9 @@ extension PacedCapture {
                 let carried = s.carry.count
                 if carried > 0 { s.carry.withUnsafeBytes { scratch.copyMemory(from: $0) } }
                 var got = carried
-                let n = read(pipeFD, scratch.baseAddress! + carried, allowed - carried)
-                if n > 0 { got += n }
+                let space = UnsafeMutableRawBufferPointer(rebasing: scratch[carried..<allowed])
+                let n = (try? Posix.readOnce(FileDescriptor(rawValue: pipeFD), into: space)) ?? 0
+                got += n
                 let whole = got - got % frameBytes
                 s.carry = Array(UnsafeRawBufferPointer(rebasing: scratch[whole..<got]))
                 toWrite = whole
@@ -96,9 +97,8 @@ extension PacedCapture {
             var kept = s.carry.count
             if kept > 0 { s.carry.withUnsafeBytes { buffer.copyMemory(from: $0) } }
             while total < limit {
-                let n = read(pipeFD, buffer.baseAddress! + kept, buffer.count - kept)
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { break }
+                let space = UnsafeMutableRawBufferPointer(rebasing: buffer[kept...])
+                guard let n = try? Posix.read(FileDescriptor(rawValue: pipeFD), into: space), n > 0 else { break }
                 total += n
                 let end = kept + n
                 kept = end % frame
@@ -111,14 +111,15 @@ extension PacedCapture {
     private func writeToFile(_ bytes: UnsafeRawBufferPointer) {
         var offset = 0
         while offset < bytes.count {
-            let n = write(fileFD, bytes.baseAddress! + offset, bytes.count - offset)
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { break }
+            let rest = UnsafeRawBufferPointer(rebasing: bytes[offset...])
+            guard let n = try? Posix.write(FileDescriptor(rawValue: fileFD), rest), n > 0 else { break }
             offset += n
         }
         // Only whole frames count: a short write (a full disk) leaves the WAV file consistent.
         let whole = offset - offset % frameBytes
-        if whole < offset { _ = ftruncate(fileFD, off_t(44 + shared.withLock { $0.written } + Int64(whole))) }
+        if whole < offset {
+            try? Posix.truncate(FileDescriptor(rawValue: fileFD), to: 44 + shared.withLock { $0.written } + Int64(whole))
+        }
         shared.withLock { $0.written += Int64(whole) }
     }
 
@@ -128,7 +129,7 @@ extension PacedCapture {
         clock.wait(&fds, until: wait.nanoseconds.map { turnBegan + $0 }, turnBegan: turnBegan)
         if fds[0].revents != 0 {
             var buffer = (UInt64(0), UInt64(0))
-            _ = withUnsafeMutableBytes(of: &buffer) { read(wakeReadFD, $0.baseAddress, $0.count) }
+            _ = withUnsafeMutableBytes(of: &buffer) { try? Posix.readOnce(FileDescriptor(rawValue: wakeReadFD), into: $0) }
         }
     }
 }

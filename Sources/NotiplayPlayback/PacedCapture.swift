@@ -1,7 +1,7 @@
-#if canImport(Glibc)
-@preconcurrency internal import Glibc
-#endif
-import Synchronization
+@preconcurrency internal import Glibc  // pthread_t for the reader thread
+internal import NotiplaySystem
+internal import Synchronization
+internal import SystemPackage
 
 /// A sound card made of a named pipe: libmpv's `pcm` output writes raw samples into the pipe, a
 /// thread of its own reads them at the rate a sound card plays, and what it reads is what a
@@ -86,52 +86,68 @@ final class PacedCapture: @unchecked Sendable {
         bytesPerSecond = sampleRate * frameBytes
         blockBytes = max(1, sampleRate / 200) * frameBytes
 
-        let file = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY, 0o644)
-        guard file >= 0 else { throw Self.failure("cannot write the audio capture file \(path)", errno: errno) }
-        var undo: [() -> Void] = [{ close(file) }]
-        func fail(_ what: String, _ code: Int32) -> PlaybackFailure {
+        var undo: [() -> Void] = []
+        func fail(_ what: String, _ error: SystemCallError) -> PlaybackFailure {
             for step in undo.reversed() { step() }
-            return Self.failure(what, errno: code)
+            return Self.failure(what, error.errno)
         }
+        let file: FileDescriptor
+        do {
+            file = try Posix.open(
+                path, .writeOnly, options: [.create, .truncate, .closeOnExec, .noControllingTerminal],
+                permissions: [.ownerReadWrite, .groupRead, .otherRead])
+        } catch {
+            throw fail("cannot write the audio capture file \(path)", error)
+        }
+        undo.append { Posix.close(file) }
 
-        var template = Array("\(temporaryFolder)/notiplay-capture-XXXXXX".utf8CString)
         // mkdtemp makes the folder with mode 0700: no one else can open the pipe.
-        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw fail("cannot make a private temporary folder in \(temporaryFolder) for the audio pipe", errno)
+        let folder: String
+        do {
+            folder = try Posix.makeTemporaryFolder(prefix: "\(temporaryFolder)/notiplay-capture-")
+        } catch {
+            throw fail("cannot make a private temporary folder in \(temporaryFolder) for the audio pipe", error)
         }
-        let folder = String(cString: made)
-        undo.append { rmdir(folder) }
+        undo.append { try? Posix.removeFolder(folder) }
         let fifo = folder + "/audio.pipe"
-        guard mkfifo(fifo, 0o600) == 0 else { throw fail("cannot make the audio pipe \(fifo)", errno) }
-        undo.append { unlink(fifo) }
+        do { try Posix.makeFIFO(fifo, permissions: .ownerReadWrite) } catch { throw fail("cannot make the audio pipe \(fifo)", error) }
+        undo.append { try? Posix.removeFile(fifo) }
         // The read end first (non-blocking, so opening it waits for no writer), then a write end
         // of our own: libmpv's open never waits for a reader, and the pipe never reports end of
         // file while libmpv closes and reopens its output between files.
-        let reader = open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard reader >= 0 else { throw fail("cannot open the audio pipe \(fifo)", errno) }
-        undo.append { close(reader) }
-        let keepAlive = open(fifo, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
-        guard keepAlive >= 0 else { throw fail("cannot open the audio pipe \(fifo) for writing", errno) }
-        undo.append { close(keepAlive) }
-        // One page: libmpv's writes block once 4 KiB (23 ms at 44.1 kHz stereo) wait unread.
-        _ = fcntl(reader, Self.setPipeSize, 4096)
-        var wake: [Int32] = [0, 0]
-        guard pipe(&wake) == 0 else { throw fail("cannot make the capture's wakeup pipe", errno) }
-        undo.append { close(wake[0]); close(wake[1]) }
-        for fd in wake {
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        let reader: FileDescriptor
+        do {
+            reader = try Posix.open(fifo, .readOnly, options: [.nonBlocking, .closeOnExec])
+        } catch {
+            throw fail("cannot open the audio pipe \(fifo)", error)
         }
+        undo.append { Posix.close(reader) }
+        let keepAlive: FileDescriptor
+        do {
+            keepAlive = try Posix.open(fifo, .writeOnly, options: [.nonBlocking, .closeOnExec])
+        } catch {
+            throw fail("cannot open the audio pipe \(fifo) for writing", error)
+        }
+        undo.append { Posix.close(keepAlive) }
+        // One page: libmpv's writes block once 4 KiB (23 ms at 44.1 kHz stereo) wait unread.
+        try? Posix.setPipeSize(reader, 4096)
+        let wake: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
+        do { wake = try Posix.pipe() } catch { throw fail("cannot make the capture's wakeup pipe", error) }
+        undo.append { Posix.close(wake.readEnd); Posix.close(wake.writeEnd) }
         let header = WAVHeader.bytes(dataBytes: 0, sampleRate: sampleRate, channels: channels)
-        guard Self.writeAll(file, header) else { throw fail("cannot write the audio capture file \(path)", errno) }
+        do {
+            try Posix.writeAll(file, header)
+        } catch {
+            throw fail("cannot write the audio capture file \(path)", error)
+        }
 
         self.folder = folder
         fifoPath = fifo
-        pipeFD = reader
-        keepAliveFD = keepAlive
-        fileFD = file
-        wakeReadFD = wake[0]
-        wakeWriteFD = wake[1]
+        pipeFD = reader.rawValue
+        keepAliveFD = keepAlive.rawValue
+        fileFD = file.rawValue
+        wakeReadFD = wake.readEnd.rawValue
+        wakeWriteFD = wake.writeEnd.rawValue
         shared = Mutex(Shared())
 
         let context = Unmanaged.passRetained(self)
@@ -141,7 +157,7 @@ final class PacedCapture: @unchecked Sendable {
             context.release()
             // Everything is closed already: `finish()` must do nothing.
             threadState.withLock { $0.finished = true }
-            throw fail("cannot start the audio capture thread", status)
+            throw fail("cannot start the audio capture thread", SystemCallError("pthread_create", Errno(rawValue: status)))
         }
         threadState.withLock { $0.thread = thread }
     }
@@ -209,47 +225,26 @@ final class PacedCapture: @unchecked Sendable {
         pthread_join(thread, nil)
         let written = shared.withLock { $0.written }
         let header = WAVHeader.bytes(dataBytes: Int(written), sampleRate: sampleRate, channels: channels)
-        _ = header.withUnsafeBytes { pwrite(fileFD, $0.baseAddress, $0.count, 0) }
-        close(fileFD)
-        close(pipeFD)
-        close(keepAliveFD)
-        close(wakeReadFD)
-        close(wakeWriteFD)
-        unlink(fifoPath)
-        rmdir(folder)
+        try? Posix.write(FileDescriptor(rawValue: fileFD), header, at: 0)
+        for fd in [fileFD, pipeFD, keepAliveFD, wakeReadFD, wakeWriteFD] { Posix.close(FileDescriptor(rawValue: fd)) }
+        try? Posix.removeFile(fifoPath)
+        try? Posix.removeFolder(folder)
     }
 
     private func wake() {
         var byte: UInt8 = 1
-        _ = write(wakeWriteFD, &byte, 1)
+        _ = try? withUnsafeBytes(of: &byte) { try Posix.write(FileDescriptor(rawValue: wakeWriteFD), $0) }
     }
 
     // MARK: Helpers
 
-    /// `F_SETPIPE_SZ` (Linux), which Glibc's Swift module does not export.
-    private static let setPipeSize: Int32 = 1031
-
     /// Bytes waiting in a pipe.
     static func pending(_ fd: Int32) -> Int {
-        var count: Int32 = 0
-        return ioctl(fd, UInt(FIONREAD), &count) == 0 ? Int(count) : 0
+        (try? Posix.bytesWaiting(FileDescriptor(rawValue: fd))) ?? 0
     }
 
-    private static func failure(_ what: String, errno code: Int32) -> PlaybackFailure {
-        let reason = String(cString: strerror(code)).lowercased()
+    private static func failure(_ what: String, _ errno: Errno) -> PlaybackFailure {
+        let reason = errno.description.lowercased()
         return PlaybackFailure(code: PlaybackFailure.captureFailed, message: "\(what): \(reason)", operation: "paced capture")
-    }
-
-    private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let n = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { return false }
-                offset += n
-            }
-            return true
-        }
     }
 }

@@ -1,4 +1,6 @@
 import Dispatch
+import Logging
+import Synchronization
 
 /// A paced file ends when its last sound was heard: libmpv wrote all of it (`eof-reached`, with
 /// `keep-open`) and the capture played all of it. The capture's reader wakes the clock (a tick)

@@ -1,4 +1,5 @@
 import Synchronization
+import Logging
 
 /// The clock of ``AudioOutput/pacedCapture(path:temporaryFolder:)``: the ``PacedCapture`` is the sound card, and
 /// positions and `ended` follow what it played.

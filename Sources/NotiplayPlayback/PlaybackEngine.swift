@@ -1,4 +1,4 @@
-import NotiplayCore
+public import NotiplayCore
 
 /// Identifies one file handed to ``PlaybackEngine/load(_:options:)``; events carry it so that a
 /// consumer can ignore what belongs to an earlier file.

@@ -1,4 +1,4 @@
-import Notiplay
+public import Notiplay
 
 /// The sample content extensions that come with notiplay, each a port of a seed article's
 /// extension (or a media example) to this API, with its app file, manifest and payloads in

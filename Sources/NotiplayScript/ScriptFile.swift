@@ -1,8 +1,5 @@
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+internal import NotiplaySystem
+internal import SystemPackage
 
 /// Reading a script file whole, and checking that it is text.
 enum ScriptFile {
@@ -17,31 +14,31 @@ enum ScriptFile {
             fail("is \(size) bytes; a playback script may be at most 1 MB (\(cap) bytes)")
         }
         guard !path.isEmpty, !path.utf8.contains(0) else { throw fail("is not a usable path") }
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
-        guard fd >= 0 else {
-            let code = errno
-            if code == ENOENT || code == ENOTDIR { throw fail("no such file") }
-            throw fail("cannot be read: \(describe(errno: code))")
+        let file: FileDescriptor
+        do {
+            file = try Posix.open(path, .readOnly, options: [.closeOnExec, .noControllingTerminal, .nonBlocking])
+        } catch {
+            if error.errno == .noSuchFileOrDirectory || error.errno == .notDirectory { throw fail("no such file") }
+            throw fail("cannot be read: \(error.reason)")
         }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw fail("cannot be read: \(describe(errno: errno))") }
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: break
-        case S_IFDIR: throw fail("is a directory, not a playback script")
+        defer { Posix.close(file) }
+        let info: Stat
+        do { info = try Posix.status(of: file) } catch { throw fail("cannot be read: \(error.reason)") }
+        switch info.type {
+        case .regular: break
+        case .directory: throw fail("is a directory, not a playback script")
         default: throw fail("is not a regular file, so not a playback script")
         }
-        guard Int(info.st_size) <= cap else { throw tooLarge(Int(info.st_size)) }
+        guard Int(info.size) <= cap else { throw tooLarge(Int(info.size)) }
         // Read to the end, whatever fstat said: a file that grew since is still caught.
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let n = chunk.withUnsafeMutableBytes { buffer in read(fd, buffer.baseAddress, buffer.count) }
-            if n < 0 {
-                let code = errno
-                if code == EINTR { continue }
-                throw fail("cannot be read: \(describe(errno: code))")
+            let result = chunk.withUnsafeMutableBytes { buffer in
+                Result { () throws(SystemCallError) in try Posix.read(file, into: buffer) }
             }
+            let n: Int
+            do { n = try result.get() } catch { throw fail("cannot be read: \(error.reason)") }
             if n == 0 { break }
             bytes.append(contentsOf: chunk[0..<n])
             guard bytes.count <= cap else { throw tooLarge(bytes.count) }
@@ -108,10 +105,5 @@ enum ScriptFile {
         }
         guard value >= smallest, value <= 0x10FFFF, !(0xD800...0xDFFF).contains(value) else { return nil }
         return length
-    }
-
-    static func describe(errno code: Int32) -> String {
-        guard let text = strerror(code) else { return "error \(code)" }
-        return String(cString: text)
     }
 }

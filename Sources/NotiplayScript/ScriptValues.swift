@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+internal import NotiplaySystem
 
 /// Reading the values of step arguments: durations, counts, sizes and paths. Every reader is
 /// total: it never traps, whatever the text.
@@ -159,8 +155,6 @@ enum ScriptPath {
 
     /// The process's current directory (`/` if it cannot be known, e.g. after it was removed).
     static func currentDirectory() -> String {
-        guard let pointer = getcwd(nil, 0) else { return "/" }
-        defer { free(pointer) }
-        return String(cString: pointer)
+        (try? Posix.currentFolder()) ?? "/"
     }
 }

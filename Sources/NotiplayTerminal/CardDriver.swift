@@ -1,6 +1,6 @@
 import NotiplayCore
-import Notiplay
-import NotiplayViews
+public import Notiplay
+public import NotiplayViews
 
 /// How a presentation on a driver ended.
 package enum CardEnd: Sendable, Equatable {

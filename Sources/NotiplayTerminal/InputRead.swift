@@ -1,6 +1,6 @@
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#endif
+@preconcurrency internal import Glibc  // POLLHUP and the other poll flags
+import NotiplaySystem
+import SystemPackage
 
 /// One read of whatever input is there, which never waits for more.
 ///
@@ -26,26 +26,30 @@ enum InputRead {
     /// Reads what `fd` holds now, at most `buffer.count` bytes, after `poll()` reported `revents`
     /// for it. Never blocks on a terminal, a pipe or a socket.
     static func available(_ fd: Int32, revents: Int16, into buffer: inout [UInt8]) -> Outcome {
-        var waiting: Int32 = 0
-        let asked = ioctl(fd, UInt(FIONREAD), &waiting) == 0
-        if asked && waiting <= 0 {
+        let file = FileDescriptor(rawValue: fd)
+        let waiting = try? Posix.bytesWaiting(file)
+        if let waiting, waiting <= 0 {
             if revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { return .end }
             // A regular file at its end says 0 and cannot block: its read returns the end.
             guard !canBlock(fd) else { return .nothing }
         }
-        let limit = asked && waiting > 0 ? min(Int(waiting), buffer.count) : buffer.count
-        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, limit) }
-        if count > 0 { return .bytes(count) }
-        if count < 0 && (errno == EINTR || errno == EAGAIN) { return .nothing }
-        // End of file, or EIO once the terminal is gone.
-        return .end
+        let limit = if let waiting, waiting > 0 { min(waiting, buffer.count) } else { buffer.count }
+        let result = buffer.withUnsafeMutableBytes { space in
+            Result { () throws(SystemCallError) in
+                try Posix.readOnce(file, into: UnsafeMutableRawBufferPointer(rebasing: space[..<limit]))
+            }
+        }
+        switch result {
+        case .success(let count) where count > 0: return .bytes(count)
+        case .failure(let error) where error.errno == .interrupted || error.errno == .resourceTemporarilyUnavailable:
+            return .nothing
+        default: return .end  // End of file, or EIO once the terminal is gone.
+        }
     }
 
     /// Whether a read of `fd` can wait: a terminal or other character device, a pipe, a socket.
     static func canBlock(_ fd: Int32) -> Bool {
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { return false }
-        let type = info.st_mode & S_IFMT
-        return type == S_IFCHR || type == S_IFIFO || type == S_IFSOCK
+        guard let type = try? Posix.status(of: FileDescriptor(rawValue: fd)).type else { return false }
+        return type == .characterSpecial || type == .fifo || type == .socket
     }
 }

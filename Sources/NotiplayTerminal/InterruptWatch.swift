@@ -1,16 +1,13 @@
 import Dispatch
+import NotiplaySystem
 import Synchronization
-
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#endif
 
 /// Runs a handler once on SIGINT, SIGTERM or SIGHUP instead of dying, for a program that shows
 /// no card (``TerminalEvents`` watches these signals while a card is shown): what it was doing
 /// can then end properly — an audio capture finished, a status line ended. A second signal ends
 /// the process by that signal at once.
 public final class InterruptWatch: Sendable {
-    private static let signals = [SIGINT, SIGTERM, SIGHUP]
+    private static let signals = [SignalNumber.interrupt, SignalNumber.terminate, SignalNumber.hangUp]
     nonisolated(unsafe) private let sources: [any DispatchSourceSignal]
     private let signalNumber = Atomic<Int32>(0)
 
@@ -19,7 +16,7 @@ public final class InterruptWatch: Sendable {
         let queue = DispatchQueue(label: "notiplay.signals")
         var sources: [any DispatchSourceSignal] = []
         for number in Self.signals {
-            signal(number, SIG_IGN)
+            Posix.setDisposition(.ignore, for: number)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             sources.append(source)
         }
@@ -28,8 +25,8 @@ public final class InterruptWatch: Sendable {
             source.setEventHandler { [weak self] in
                 guard let self else { return }
                 if self.signalNumber.exchange(number, ordering: .acquiringAndReleasing) != 0 {
-                    signal(number, SIG_DFL)
-                    raise(number)
+                    Posix.setDisposition(.systemDefault, for: number)
+                    Posix.raise(number)
                 }
                 handler()
             }
@@ -46,6 +43,6 @@ public final class InterruptWatch: Sendable {
     /// Stops watching; the signals' default actions are restored.
     public func cancel() {
         sources.forEach { $0.cancel() }
-        for number in Self.signals { signal(number, SIG_DFL) }
+        for number in Self.signals { Posix.setDisposition(.systemDefault, for: number) }
     }
 }

@@ -1,7 +1,7 @@
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#endif
+@preconcurrency internal import Glibc  // the reader thread: pthread, poll, signal masks, sigaction
+import NotiplaySystem
 import Synchronization
+import SystemPackage
 
 /// Something that happened to the terminal: a key, a new size, a return from the background, a
 /// signal, or the end of input.
@@ -93,11 +93,12 @@ public final class TerminalEvents: AsyncSequence, Sendable {
         input: Int32, output: Int32, terminal: TerminalGuard?, suspendsOnControlZ: Bool, escapeDelay: Duration
     ) throws(TerminalError) {
         self.escapeDelay = escapeDelay
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { throw .systemCall("pipe", errno: errno) }
-        for end in ends {
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+        let ends: [Int32]
+        do {
+            let pipe = try Posix.pipe()
+            ends = [pipe.readEnd.rawValue, pipe.writeEnd.rawValue]
+        } catch {
+            throw .systemCall(error.call, errno: error.errno.rawValue)
         }
         var handled: [Int32] = []
         if terminal != nil {
@@ -225,7 +226,7 @@ private final class EventReader: @unchecked Sendable {
             }
             let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
             if ready < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
+                if Posix.lastError == .interrupted || Posix.lastError == .resourceTemporarilyUnavailable { continue }
                 return
             }
             if ready == 0 {

@@ -1,7 +1,6 @@
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#endif
+@preconcurrency internal import Glibc  // termios: the settings saved, changed and restored
 import NotiplayCore
+import NotiplaySystem
 import Synchronization
 import SystemPackage
 
@@ -19,7 +18,7 @@ public enum TerminalError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .notATerminal(let fd): "descriptor \(fd) is not a terminal"
         case .alreadyInUse: "the terminal is already taken by another guard"
-        case .systemCall(let call, let code): "\(call) failed: \(String(cString: strerror(code)))"
+        case .systemCall(let call, let code): "\(call) failed: \(Errno(rawValue: code))"
         }
     }
 }
@@ -123,9 +122,9 @@ public final class TerminalGuard: Sendable {
     public func enter(input: Int32 = 0, output: Int32 = 1) throws(TerminalError) {
         try state.withLock { (state: inout State) throws(TerminalError) in
             if state.entered { return }
-            guard isatty(input) == 1 else { throw .notATerminal(fd: input) }
+            guard Posix.isTerminal(FileDescriptor(rawValue: input)) else { throw .notATerminal(fd: input) }
             var saved = termios()
-            guard tcgetattr(input, &saved) == 0 else { throw .systemCall("tcgetattr", errno: errno) }
+            guard tcgetattr(input, &saved) == 0 else { throw .systemCall("tcgetattr", errno: Posix.lastError.rawValue) }
             guard !TerminalSignals.claimed.exchange(true, ordering: .acquiringAndReleasing) else {
                 throw .alreadyInUse
             }
@@ -140,7 +139,7 @@ public final class TerminalGuard: Sendable {
             TerminalSignals.armed.store(true, ordering: .releasing)
             var raw = Self.rawSettings(from: saved)
             guard tcsetattr(input, TCSADRAIN, &raw) == 0 else {
-                let code = errno
+                let code = Posix.lastError.rawValue
                 TerminalSignals.armed.store(false, ordering: .releasing)
                 TerminalSignals.uninstall(handled)
                 TerminalSignals.claimed.store(false, ordering: .releasing)

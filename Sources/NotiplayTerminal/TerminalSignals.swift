@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#endif
+@preconcurrency internal import Glibc  // the handlers must be async-signal-safe: raw write, sigaction, errno saved
 import Synchronization
 
 /// The process-wide state that signal handlers, the `atexit` hook, ``TerminalGuard`` and

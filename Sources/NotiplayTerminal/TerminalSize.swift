@@ -1,8 +1,5 @@
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import NotiplaySystem
+import SystemPackage
 
 /// The size of the terminal, in character cells.
 public enum TerminalSize {
@@ -27,10 +24,10 @@ public enum TerminalSize {
 
     /// What the terminal itself reports, ignoring the environment.
     public static func reportedSize(fd: Int32) -> (columns: Int, rows: Int)? {
-        var size = winsize()
-        let status = withUnsafeMutablePointer(to: &size) { ioctl(fd, UInt(TIOCGWINSZ), $0) }
-        guard status == 0, size.ws_col > 0, size.ws_row > 0 else { return nil }
-        return (Int(size.ws_col), Int(size.ws_row))
+        guard let size = try? Posix.windowSize(FileDescriptor(rawValue: fd)), size.columns > 0, size.rows > 0 else {
+            return nil
+        }
+        return size
     }
 
     private static func positive(_ text: String?) -> Int? {

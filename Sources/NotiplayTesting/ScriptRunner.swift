@@ -1,12 +1,12 @@
 import NotiplayCore
 import NotiplayViews
 import Notiplay
-import NotiplayScript
+public import NotiplayScript
 
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+public import FoundationEssentials
 #else
-import Foundation
+public import Foundation
 #endif
 
 /// How one script went.

@@ -1,5 +1,10 @@
 import NotiplayTestSupport
 import Testing
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 @testable import NotiplayCore
 

@@ -2,6 +2,11 @@ import NotiplayCore
 import NotiplayPlayback
 import NotiplayTestSupport
 import Testing
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 extension RealEngine {
     /// On an unpaced output a file can end before the engine reads its events: the duration must

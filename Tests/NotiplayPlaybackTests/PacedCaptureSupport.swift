@@ -3,6 +3,7 @@ import NotiplayCore
 @testable import NotiplayPlayback
 import NotiplayTestSupport
 import Testing
+import Logging
 
 /// Files, engines and helpers shared by the paced-capture suites.
 enum PacedMedia {

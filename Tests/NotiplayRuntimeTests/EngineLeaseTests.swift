@@ -94,7 +94,7 @@ class LeasePlayerExtension: TerminalViewController, UNNotificationContentExtensi
     func mediaPause() { player?.pause() }
 
     func didReceive(
-        _ response: UNNotificationResponse,
+        _ response: any UNNotificationResponse,
         completionHandler completion: @escaping (UNNotificationContentExtensionResponseOption) -> Void
     ) {
         let center = UNUserNotificationCenter.current()

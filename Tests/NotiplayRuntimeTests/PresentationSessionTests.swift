@@ -42,7 +42,7 @@ final class RespondingExtension: TerminalViewController, UNNotificationContentEx
     func didReceive(_ notification: UNNotification) {}
 
     func didReceive(
-        _ response: UNNotificationResponse,
+        _ response: any UNNotificationResponse,
         completionHandler completion: @escaping (UNNotificationContentExtensionResponseOption) -> Void
     ) {
         if let text = response as? UNTextInputNotificationResponse {

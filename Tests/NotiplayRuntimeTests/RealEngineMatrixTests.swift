@@ -62,7 +62,7 @@ final class MatrixRespondingExtension: MatrixPlayerExtension, UNNotificationCont
     /// The completion handler of the last response.
     private(set) var completion: ((Option) -> Void)?
 
-    func didReceive(_ response: UNNotificationResponse, completionHandler completion: @escaping (Option) -> Void) {
+    func didReceive(_ response: any UNNotificationResponse, completionHandler completion: @escaping (Option) -> Void) {
         if let text = response as? UNTextInputNotificationResponse {
             responses.append("\(text.actionIdentifier):\(text.userText)")
         } else {

@@ -15,7 +15,7 @@ final class AsyncAnsweringExtension: TerminalViewController, UNNotificationConte
 
     func didReceive(_ notification: UNNotification) {}
 
-    func didReceive(_ response: UNNotificationResponse) async -> UNNotificationContentExtensionResponseOption {
+    func didReceive(_ response: any UNNotificationResponse) async -> UNNotificationContentExtensionResponseOption {
         if Self.delay > .zero { try? await Self.clock.sleep(for: Self.delay) }
         answered.append(response.actionIdentifier)
         return Self.option
@@ -27,7 +27,7 @@ final class ForwardingExtension: TerminalViewController, UNNotificationContentEx
     func didReceive(_ notification: UNNotification) {}
 
     func didReceive(
-        _ response: UNNotificationResponse,
+        _ response: any UNNotificationResponse,
         completionHandler completion: @escaping (UNNotificationContentExtensionResponseOption) -> Void
     ) {
         completion(.dismissAndForwardAction)

@@ -1,6 +1,7 @@
 import NotiplayCore
 import Foundation
 import Notiplay
+import NotiplayPlayback
 import NotiplayTestSupport
 import Testing
 

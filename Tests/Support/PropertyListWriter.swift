@@ -1,6 +1,6 @@
 // The tests write property lists to read them back; the product only reads them. The writer uses
 // NotiplayCore's own base64 and date formatting, which sit beside their decoders there.
-@testable import NotiplayCore
+@testable public import NotiplayCore
 
 /// Writes property lists in the XML form, as Xcode and `plutil` do, or the binary form.
 ///

@@ -1,4 +1,4 @@
-import Testing
+public import Testing
 
 // The kinds of tests, as tags, and the lanes that `Scripts/test` and the README run them in.
 //

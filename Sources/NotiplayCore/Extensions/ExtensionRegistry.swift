@@ -80,9 +80,12 @@ public struct ExtensionRegistry: Sendable, Hashable {
                     errors: [Diagnostic(key: nil, missing ? "no such folder" : "is not a folder of Name.appex bundles")])
             ])
         }
-        guard let names = Path.entries(of: folder) else {
+        let names: [String]
+        do {
+            names = try Path.listing(of: folder)
+        } catch {
             throw RegistryError(failures: [
-                InvalidFileError(file: folder, errors: [Diagnostic(key: nil, "cannot be read: \(LocalFile.errnoText())")])
+                InvalidFileError(file: folder, errors: [Diagnostic(key: nil, "cannot be read: \(LocalFile.text(error))")])
             ])
         }
         var manifests: [ExtensionManifest] = []

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+internal import NotiplaySystem
 
 /// A JSON syntax error, with the line and column (both from 1; the column counts characters).
 public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -200,15 +196,8 @@ private struct Parser {
     /// a heap `String` per number cost more than the rest of the parse.
     func double(_ range: Range<Int>) -> Double? {
         let count = range.count
-        if count < 64, let point = localeconv()?.pointee.decimal_point, point[0] == 0x2E, point[1] == 0 {
-            return withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer -> Double? in
-                for i in 0..<count { buffer[i] = CChar(bitPattern: bytes[range.lowerBound + i]) }
-                buffer[count] = 0
-                var end: UnsafeMutablePointer<CChar>? = nil
-                let value = strtod(buffer.baseAddress!, &end)
-                guard let end, end - buffer.baseAddress! == count else { return nil }
-                return value
-            }
+        if count < 64, Posix.decimalPointIsDot {
+            return Posix.decimalDouble(UnsafeBufferPointer(rebasing: bytes[range]))
         }
         return Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self))
     }

@@ -1,8 +1,5 @@
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+internal import NotiplaySystem
+internal import SystemPackage
 
 /// Reads small input files (payloads, manifests, app files) whole, refusing what is not a regular
 /// file or is larger than a cap, so a stray `/dev/zero` or a 2 GB file cannot stall a command.
@@ -17,29 +14,33 @@ enum FileBytes {
             InvalidFileError(file: path, isMissing: missing, errors: [Diagnostic(key: nil, message)])
         }
         guard !path.isEmpty, !path.utf8.contains(0) else { throw fail("is not a usable path") }
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
-        guard fd >= 0 else {
-            let code = errno
-            if code == ENOENT || code == ENOTDIR { throw fail("no such file", missing: true) }
-            throw fail("cannot be read: \(LocalFile.errnoText(code))")
+        let file: FileDescriptor
+        do {
+            file = try Posix.open(path, .readOnly, options: [.closeOnExec, .noControllingTerminal, .nonBlocking])
+        } catch {
+            if error.errno == .noSuchFileOrDirectory || error.errno == .notDirectory {
+                throw fail("no such file", missing: true)
+            }
+            throw fail("cannot be read: \(LocalFile.text(error))")
         }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw fail("cannot be read: \(LocalFile.errnoText())") }
-        let type = info.st_mode & S_IFMT
-        guard type == S_IFREG else { throw fail("is \(LocalFile.describe(type)), not \(what)") }
-        let size = Int(info.st_size)
+        defer { Posix.close(file) }
+        let info: Stat
+        do { info = try Posix.status(of: file) } catch { throw fail("cannot be read: \(LocalFile.text(error))") }
+        guard info.type == .regular else { throw fail("is \(LocalFile.describe(info.type)), not \(what)") }
+        let size = Int(info.size)
         guard size <= cap else {
             throw fail("is \(size) bytes; \(what) file may not be larger than \(cap) bytes")
         }
         var bytes = [UInt8](repeating: 0, count: size)
         var done = 0
         while done < size {
-            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + done, size - done) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw fail("cannot be read: \(LocalFile.errnoText())")
+            let result = bytes.withUnsafeMutableBytes { buffer in
+                Result { () throws(SystemCallError) in
+                    try Posix.read(file, into: UnsafeMutableRawBufferPointer(rebasing: buffer[done...]))
+                }
             }
+            let n: Int
+            do { n = try result.get() } catch { throw fail("cannot be read: \(LocalFile.text(error))") }
             if n == 0 { break }
             done += n
         }

@@ -1,8 +1,5 @@
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+package import NotiplaySystem
+internal import SystemPackage
 
 /// Small path helpers (the core module does without Foundation).
 public enum Path {
@@ -42,27 +39,22 @@ public enum Path {
 
     /// Whether `path` is a directory (after following links).
     public static func isDirectory(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+        (try? Posix.status(of: path))?.type == .directory
     }
 
     /// Whether something exists at `path`.
     public static func exists(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0
+        (try? Posix.status(of: path)) != nil
     }
 
     /// The names in a directory, sorted, without `.` and `..`; `nil` if it cannot be read.
     public static func entries(of directory: String) -> [String]? {
-        guard let dir = opendir(directory) else { return nil }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { String(cString: $0) }
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names.sorted()
+        try? Posix.entries(of: directory).sorted()
+    }
+
+    /// The names in a directory, sorted, without `.` and `..`.
+    /// - Throws: The system's reason when it cannot be read.
+    package static func listing(of directory: String) throws(SystemCallError) -> [String] {
+        try Posix.entries(of: directory).sorted()
     }
 }

@@ -1,4 +1,4 @@
-import Notiplay
+public import Notiplay
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -76,7 +76,7 @@ public final class BalanceViewController: TerminalViewController, UNNotification
     }
 
     /// Handles an action; returns when the card's fate is known (after the top-up for `addBalance`).
-    public func didReceive(_ response: UNNotificationResponse) async -> UNNotificationContentExtensionResponseOption {
+    public func didReceive(_ response: any UNNotificationResponse) async -> UNNotificationContentExtensionResponseOption {
         switch response.actionIdentifier {
         case Self.addBalanceIdentifier:
             guard hundredths != nil else { return .dismissAndForwardAction }

@@ -1,4 +1,4 @@
-import Notiplay
+public import Notiplay
 
 /// Seed 002's example: the whole number a notification carries in `userInfo["customNumber"]`,
 /// drawn large, above the default content (title, subtitle, body). Built from Xcode's template,

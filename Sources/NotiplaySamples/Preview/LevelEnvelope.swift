@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+internal import Glibc  // log10, from the C math library
 
 /// A coarse loudness curve of a WAV file: the RMS of its samples over consecutive windows, all
 /// channels together, from 0 (silence) to 1 (a full-scale square wave).

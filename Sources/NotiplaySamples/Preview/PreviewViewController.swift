@@ -1,5 +1,5 @@
-import NotiplayCore
-import Notiplay
+public import NotiplayCore
+public import Notiplay
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -82,7 +82,7 @@ public final class PreviewViewController: TerminalViewController, UNNotification
 
     /// Handles an action and calls `completion` with what happens to the card.
     public func didReceive(
-        _ response: UNNotificationResponse,
+        _ response: any UNNotificationResponse,
         completionHandler completion: @escaping (UNNotificationContentExtensionResponseOption) -> Void
     ) {
         guard response.actionIdentifier == Self.useIdentifier else {

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+@preconcurrency internal import Glibc  // localtime_r: the time zone's offset as the C library knows it
 
 /// A reminder's due date as seconds since 1970 (UTC), read from a payload and written the way
 /// seed 000's `DateFormatter` writes it (long date, medium time: `March 14, 2025 at 9:30:00 AM`).

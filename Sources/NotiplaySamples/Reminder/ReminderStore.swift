@@ -4,9 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-#if canImport(Glibc)
-import Glibc
-#endif
+import SystemPackage
 
 /// A reminder as the store keeps it (seed 000's Core Data `Reminder` entity).
 struct ReminderRecord: Codable, Equatable, Sendable {
@@ -85,11 +83,13 @@ struct ReminderStore: Sendable, Equatable {
 
     private func read() throws(ReminderStoreError) -> Contents {
         guard FileManager.default.fileExists(atPath: file) else { return Contents() }
-        var status = stat()
-        guard stat(file, &status) == 0 else {
-            throw ReminderStoreError(description: "cannot read \(file): \(String(cString: strerror(errno)))")
+        let status: Stat
+        do {
+            status = try FilePath(file).stat()
+        } catch {
+            throw ReminderStoreError(description: "cannot read \(file): \(error)")
         }
-        guard Int(status.st_size) <= Self.sizeLimit else {
+        guard Int(status.size) <= Self.sizeLimit else {
             throw ReminderStoreError(description: "\(file) is larger than \(Self.sizeLimit) bytes; not read")
         }
         let data: Data

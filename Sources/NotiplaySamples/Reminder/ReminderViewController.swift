@@ -1,4 +1,4 @@
-import Notiplay
+public import Notiplay
 
 /// The Core Data reminder of seed 000: the reminder's title, when it was due and whether it is
 /// done, read from a store the app shares with its extension; the `complete-reminder` and
@@ -78,7 +78,7 @@ public final class ReminderViewController: TerminalViewController, UNNotificatio
 
     /// Handles an action and calls `completion` with what happens to the card.
     public func didReceive(
-        _ response: UNNotificationResponse,
+        _ response: any UNNotificationResponse,
         completionHandler completion: @escaping (UNNotificationContentExtensionResponseOption) -> Void
     ) {
         guard let reminder = reminder(from: response) else {
@@ -95,7 +95,7 @@ public final class ReminderViewController: TerminalViewController, UNNotificatio
     // MARK: The seed's steps
 
     /// The reminder a response is about: the one on the card when the response names it.
-    private func reminder(from response: UNNotificationResponse) -> ReminderRecord? {
+    private func reminder(from response: any UNNotificationResponse) -> ReminderRecord? {
         let info = response.notification.request.content.userInfo
         guard case .success(let identifier) = PayloadField.string(info, "reminder-uuid", limit: 128),
             let reminder, reminder.identifier == identifier

@@ -1,4 +1,4 @@
-import Notiplay
+public import Notiplay
 
 /// A voice memo: who sent it, the recording's position and duration as a bar, and the runtime's
 /// `.default` play/pause button (always visible, ▶/⏸) at the start of the first row. The audio is
