@@ -1,4 +1,4 @@
-public import SystemPackage
+package import SystemPackage
 
 /// What the runtime needs from the process it runs in, handed to it instead of taken: the
 /// environment variables of the programs it starts, the folder fetched media go to, and where the

@@ -1,9 +1,9 @@
 import NotiplayCore
 import NotiplayViews
 #if canImport(FoundationEssentials)
-public import FoundationEssentials
+package import FoundationEssentials
 #else
-public import Foundation
+package import Foundation
 #endif
 
 extension PresentationSession {

@@ -1,6 +1,6 @@
 import NotiplayCore
 import NotiplayViews
-public import NotiplayPlayback
+package import NotiplayPlayback
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

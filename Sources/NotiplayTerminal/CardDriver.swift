@@ -1,6 +1,6 @@
 import NotiplayCore
-public import Notiplay
-public import NotiplayViews
+package import Notiplay
+package import NotiplayViews
 
 /// How a presentation on a driver ended.
 package enum CardEnd: Sendable, Equatable {

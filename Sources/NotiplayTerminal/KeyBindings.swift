@@ -1,6 +1,6 @@
 import NotiplayCore
 import NotiplayViews
-public import Notiplay
+package import Notiplay
 
 /// What a key does to a presented card.
 package enum CardCommand: Sendable, Equatable {

@@ -1,6 +1,6 @@
 import NotiplayCore
 import NotiplayViews
-public import Notiplay
+package import Notiplay
 
 /// Keys fed to a card as if typed, with waits between them: `"space ~500ms 1 ~end q"`.
 ///

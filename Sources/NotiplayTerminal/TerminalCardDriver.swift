@@ -1,5 +1,5 @@
 import NotiplayCore
-public import Notiplay
+package import Notiplay
 import NotiplayViews
 
 /// A card in a terminal: drawn and redrawn, keys from the keyboard (as `KeyBindings` maps them).
