@@ -40,6 +40,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         .systemLibrary(
@@ -86,6 +87,7 @@ let package = Package(
                 "NotiplayTesting",
                 "NotiplayTerminal",
                 "NotiplayViews",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
@@ -118,7 +120,12 @@ let package = Package(
             name: "NotiplayTestingTests",
             dependencies: ["NotiplayTesting", "NotiplayScript", "Notiplay", "NotiplayCore", "NotiplayTestSupport"]
         ),
-        .testTarget(name: "CommandLineTests", dependencies: ["NotiplayCommandLine", "NotiplayCore"]),
+        .testTarget(
+            name: "CommandLineTests",
+            dependencies: [
+                "NotiplayCommandLine", "NotiplayCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         .testTarget(
             name: "NotiplaySamplesTests",
             dependencies: ["NotiplaySamples", "Notiplay", "NotiplayCore", "NotiplayPlayback", "NotiplayTestSupport"]
