@@ -20,6 +20,16 @@ import PackageDescription
 //     ^                  exit statuses, environment variables and descriptor 2
 //   notiplay          the executable: the command line with the samples registered (only it
 //                     registers them)
+
+/// The command-line targets (NotiplayCommandLine, notiplay) adopt these upcoming features: `any`
+/// spelled out, imports that are visible only where they are written, and imports internal unless
+/// marked `public import`.
+let commandLineSwiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
 let package = Package(
     name: "notiplay",
     platforms: [.macOS(.v15)],
@@ -90,13 +100,15 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
-            ]
+            ],
+            swiftSettings: commandLineSwiftSettings
         ),
         .target(
             name: "NotiplayTesting",
             dependencies: ["Notiplay", "NotiplayCore", "NotiplayPlayback", "NotiplayViews", "NotiplayScript"]
         ),
-        .executableTarget(name: "notiplay", dependencies: ["NotiplayCommandLine", "NotiplaySamples"]),
+        .executableTarget(
+            name: "notiplay", dependencies: ["NotiplayCommandLine", "NotiplaySamples"], swiftSettings: commandLineSwiftSettings),
         .executableTarget(
             name: "NotiplayBenchmarks",
             dependencies: ["Notiplay", "NotiplayCore", "NotiplayPlayback", "NotiplayViews"],

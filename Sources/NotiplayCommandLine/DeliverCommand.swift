@@ -7,6 +7,11 @@ import NotiplayTerminal
 import NotiplayViews
 import SystemPackage
 
+#if canImport(FoundationEssentials)
+import struct FoundationEssentials.Date
+#else
+import struct Foundation.Date
+#endif
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif

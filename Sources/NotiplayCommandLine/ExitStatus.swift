@@ -1,4 +1,4 @@
-import NotiplayCore
+public import NotiplayCore
 
 /// The exit statuses of the `notiplay` command (`sysexits.h`'s, where one fits), and how the
 /// libraries' errors map to them. Only the command line knows them: the libraries say what went

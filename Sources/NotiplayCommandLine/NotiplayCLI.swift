@@ -1,5 +1,5 @@
 import ArgumentParser
-@_exported import Notiplay
+@_exported public import Notiplay
 import NotiplayCore
 import SystemPackage
 
