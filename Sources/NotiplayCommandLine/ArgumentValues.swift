@@ -46,3 +46,11 @@ enum ArgumentValue {
         return jobs
     }
 }
+
+extension Option where Value == Duration? {
+    /// An option whose value is a number of seconds (``ArgumentValue/seconds(_:)``), shown as
+    /// `--NAME <seconds>`, with `help` as its help.
+    init(seconds help: String) {
+        self.init(help: ArgumentHelp(help, valueName: "seconds"), transform: ArgumentValue.seconds)
+    }
+}

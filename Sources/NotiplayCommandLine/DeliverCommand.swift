@@ -64,14 +64,10 @@ struct DeliverCommand: AsyncParsableCommand {
     @Flag(help: "Accept payloads above APNs' 4096 bytes.")
     var noPayloadLimit = false
 
-    @Option(
-        help: ArgumentHelp("Time an extension has to answer an action (default 10).", valueName: "seconds"),
-        transform: ArgumentValue.seconds)
+    @Option(seconds: "Time an extension has to answer an action (default 10).")
     var responseTimeout: Duration?
 
-    @Option(
-        help: ArgumentHelp("Time a service extension has to change the content (default 30).", valueName: "seconds"),
-        transform: ArgumentValue.seconds)
+    @Option(seconds: "Time a service extension has to change the content (default 30).")
     var serviceTimeout: Duration?
 
     func run() async throws {

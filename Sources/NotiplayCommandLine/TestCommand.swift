@@ -41,9 +41,7 @@ struct TestCommand: AsyncParsableCommand {
     @Flag(help: "Render audio faster than real time where nothing is heard.")
     var untimed = false
 
-    @Option(
-        help: ArgumentHelp("How long one script may run (default 60).", valueName: "seconds"),
-        transform: ArgumentValue.seconds)
+    @Option(seconds: "How long one script may run (default 60).")
     var timeout: Duration?
 
     @Option(
