@@ -22,6 +22,16 @@ import PackageDescription
 //     ^                  exit statuses, environment variables and descriptor 2
 //   notiplay          the executable: the command line with the samples registered (only it
 //                     registers them)
+
+/// The command-line targets (NotiplayCommandLine, notiplay) adopt these upcoming features: `any`
+/// spelled out, imports that are visible only where they are written, and imports internal unless
+/// marked `public import`.
+let commandLineSwiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
 let package = Package(
     name: "notiplay",
     products: [
@@ -41,6 +51,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         .systemLibrary(
@@ -101,15 +112,18 @@ let package = Package(
                 "NotiplayTesting",
                 "NotiplayTerminal",
                 "NotiplayViews",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
-            ]
+            ],
+            swiftSettings: commandLineSwiftSettings
         ),
         .target(
             name: "NotiplayTesting",
             dependencies: ["Notiplay", "NotiplayCore", "NotiplayPlayback", "NotiplayViews", "NotiplayScript"]
         ),
-        .executableTarget(name: "notiplay", dependencies: ["NotiplayCommandLine", "NotiplaySamples"]),
+        .executableTarget(
+            name: "notiplay", dependencies: ["NotiplayCommandLine", "NotiplaySamples"], swiftSettings: commandLineSwiftSettings),
         .executableTarget(
             name: "NotiplayBenchmarks",
             dependencies: ["Notiplay", "NotiplayCore", "NotiplayPlayback", "NotiplayViews"],
@@ -133,7 +147,12 @@ let package = Package(
             name: "NotiplayTestingTests",
             dependencies: ["NotiplayTesting", "NotiplayScript", "Notiplay", "NotiplayCore", "NotiplayTestSupport"]
         ),
-        .testTarget(name: "CommandLineTests", dependencies: ["NotiplayCommandLine", "NotiplayCore"]),
+        .testTarget(
+            name: "CommandLineTests",
+            dependencies: [
+                "NotiplayCommandLine", "NotiplayCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         .testTarget(
             name: "NotiplaySamplesTests",
             dependencies: ["NotiplaySamples", "Notiplay", "NotiplayCore", "NotiplayViews", "NotiplayPlayback", "NotiplayTestSupport"]

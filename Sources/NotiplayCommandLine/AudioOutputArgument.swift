@@ -13,26 +13,28 @@ enum AudioOutputArgument: Equatable {
     case auto
     case pcm(String)
 
-    /// Parses `--audio`'s value.
-    /// - Throws: A usage error for anything but `null`, `auto` or `pcm:PATH`.
+    /// Reads `--audio`'s value.
+    /// - Throws: A usage error for anything but `null`, `auto` or `pcm:PATH` (a path after
+    ///   `pcm:`).
     init(_ argument: String) throws(UsageError) {
         switch argument {
         case "null": self = .null
         case "auto": self = .auto
         default:
             guard argument.hasPrefix("pcm:"), argument.count > 4 else {
-                throw UsageError("--audio must be null, auto or pcm:PATH, not '\(TerminalText.clean(argument))'")
+                throw UsageError("must be null, auto or pcm:PATH")
             }
             self = .pcm(String(argument.dropFirst(4)))
         }
     }
 
+    /// Whether descriptor 2 is already captured (it is captured once per process).
+    nonisolated(unsafe) private static var capturing = false
+
     /// Starts the libmpv engine on this output. When notiplay owns the process (``NotiplayCLI/main(types:)``),
     /// the audio stack's own messages on descriptor 2 are captured into the logger, once, and
     /// ``Diagnostics`` writes to the copy of standard error kept aside; a caller of
     /// ``NotiplayCLI/run(_:types:)`` keeps its standard error as it was.
-    nonisolated(unsafe) private static var capturing = false
-
     func startEngine(untimed: Bool) throws(NotiplayError) -> MPVEngine {
         let output = try output(untimed: untimed)
         if NotiplayCLI.ownsProcess && !Self.capturing {

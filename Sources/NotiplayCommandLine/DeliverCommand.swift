@@ -1,92 +1,107 @@
-import NotiplayCore
+import ArgumentParser
 import Logging
+import NotiplayCore
 import Notiplay
 import NotiplayPlayback
 import NotiplayTerminal
 import NotiplayViews
 import SystemPackage
 
+#if canImport(FoundationEssentials)
+import struct FoundationEssentials.Date
+#else
+import struct Foundation.Date
+#endif
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif
 
-/// `notiplay deliver PAYLOAD [--attach FILE]... [--app FILE] [--extensions DIR] --headless
-/// [--keys "KEYS"] [--events jsonl] [--audio …] [--untimed]`.
-enum DeliverCommand {
-    static let spec = CommandSpec(
-        name: "deliver",
+/// `notiplay deliver`: presents a notification with its content extension.
+struct DeliverCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "deliver",
         abstract: "Present a notification with its content extension (headless: keys in, events out).",
         discussion: """
-            --headless presents with no terminal, feeds --keys as if typed and prints every event:
-            space or p (media button), 1-9 (actions), enter (default action), esc or d (dismiss),
-            q (quit), ~500ms / ~1.5s (wait), ~end (wait for the end of the audio).
-            Without --headless, in a terminal: the card, drawn and redrawn, keys from the keyboard.
-            When standard output is not a terminal: the card once as text, then the events.
-            """,
-        positionals: [PositionalSpec(name: "PAYLOAD", help: "An APNs payload file (.apns or JSON).")],
-        options: [
-            OptionSpec(name: "attach", value: "FILE", help: "Attach a local file (audio or image); repeatable.", repeatable: true),
-            OptionSpec(name: "app", value: "FILE", help: "The app file (name, categories, actions, extensions)."),
-            OptionSpec(name: "extensions", value: "DIR", help: "A folder of Name.appex bundles (default: the app file's)."),
-            OptionSpec(name: "headless", value: nil, help: "No terminal: feed --keys, print events."),
-            OptionSpec(name: "keys", value: "KEYS", help: "Keys to feed, separated by spaces (see above)."),
-            OptionSpec(name: "events", value: "jsonl", help: "Print events as JSON lines (default: readable lines)."),
-            OptionSpec(name: "audio", value: "null|auto|pcm:PATH", help: "Where audio goes (default auto)."),
-            OptionSpec(name: "untimed", value: nil, help: "Render audio faster than real time."),
-            OptionSpec(name: "no-payload-limit", value: nil, help: "Accept payloads above APNs' 4096 bytes."),
-            OptionSpec(name: "response-timeout", value: "SECONDS", help: "Time an extension has to answer an action (default 10)."),
-            OptionSpec(name: "service-timeout", value: "SECONDS", help: "Time a service extension has to change the content (default 30)."),
-        ],
-        run: { try await run($0) }
-    )
+            --headless presents with no terminal, feeds --keys as if typed and prints every \
+            event. Keys: space or p (media button), 1-9 (actions), enter (default action), esc \
+            or d (dismiss), tap (touch the content), left and right (5 s back or on), q (quit), \
+            ~500ms or ~1.5s (wait), ~end (wait for the end of the audio).
 
-    /// Extension types: the built-in ones, plus those the executable registers (the samples in
-    /// `notiplay`, an author's own in their tool).
-    nonisolated(unsafe) static var types = ExtensionTypes()
+            Without --headless, in a terminal: the card, drawn and redrawn, keys from the \
+            keyboard. When standard output is not a terminal: the card once as text, then the \
+            events.
+            """)
 
-    static func run(_ arguments: ParsedArguments) async throws {
-        let mode: Mode = arguments.flag("headless") ? .headless : (isatty(0) == 1 && isatty(1) == 1) ? .terminal : .plain
-        let jsonl: Bool
-        switch arguments.value("events") {
-        case nil: jsonl = false
-        case "jsonl": jsonl = true
-        case let other?: throw UsageError("--events must be jsonl, not '\(TerminalText.clean(other))'")
-        }
-        let keys: KeyScript
-        do { keys = try KeyScript(parsing: arguments.value("keys") ?? "") } catch {
-            throw UsageError("--keys: \(error)")
-        }
+    @Argument(help: "An APNs payload file (.apns or JSON).", completion: .file(extensions: ["apns", "json"]))
+    var payload: String
+
+    @Option(help: ArgumentHelp("Attach a local file (audio or image); repeatable.", valueName: "file"), completion: .file())
+    var attach: [String] = []
+
+    @Option(
+        help: ArgumentHelp("The app file (name, categories, actions, extensions).", valueName: "file"),
+        completion: .file(extensions: ["json"]))
+    var app: String?
+
+    @Option(
+        help: ArgumentHelp("A folder of Name.appex bundles (default: the app file's).", valueName: "dir"),
+        completion: .directory)
+    var extensions: String?
+
+    @Flag(help: "No terminal: feed --keys, print events.")
+    var headless = false
+
+    @Option(
+        help: ArgumentHelp("Keys to feed, separated by spaces (see above).", valueName: "keys"),
+        transform: { text throws(KeyScript.UnknownKey) in try KeyScript(parsing: text) })
+    var keys: KeyScript?
+
+    @Option(help: ArgumentHelp("Print events as JSON lines (default: readable lines).", valueName: "format"))
+    var events: EventFormat?
+
+    @OptionGroup var output: OutputOptions
+
+    @Flag(help: "Accept payloads above APNs' 4096 bytes.")
+    var noPayloadLimit = false
+
+    @Option(seconds: "Time an extension has to answer an action (default 10).")
+    var responseTimeout: Duration?
+
+    @Option(seconds: "Time a service extension has to change the content (default 30).")
+    var serviceTimeout: Duration?
+
+    func run() async throws {
+        let mode: Mode = headless ? .headless : (isatty(0) == 1 && isatty(1) == 1) ? .terminal : .plain
         var configuration = PresentationSession.Configuration()
-        if let limit = try seconds(arguments, "response-timeout") { configuration.responseTimeLimit = limit }
+        if let responseTimeout { configuration.responseTimeLimit = responseTimeout }
         var service = ServiceExtensionStage.Configuration()
-        if let limit = try seconds(arguments, "service-timeout") { service.timeLimit = limit }
-        let audio = try arguments.value("audio").map(AudioOutputArgument.init) ?? .auto
+        if let serviceTimeout { service.timeLimit = serviceTimeout }
 
         // Everything is read and checked before anything is presented.
-        let decoder = PayloadDecoder(sizeLimit: arguments.flag("no-payload-limit") ? nil : PayloadDecoder.apnsLimit)
-        let path = arguments.positionals[0]
+        let decoder = PayloadDecoder(sizeLimit: noPayloadLimit ? nil : PayloadDecoder.apnsLimit)
+        let path = self.payload
         let payload: APNsPayload
         do { payload = try decoder.decodeFile(path) } catch { throw error.withCommandLineHints.notiplayError }
         var content = payload.content.mutableCopy()
         let validator = AttachmentValidator()
-        for file in arguments.all("attach") {
+        for file in attach {
             content.attachments.append(try validator.validate(file))
         }
         var app = AppDefinition.standard
-        if let appFile = arguments.value("app") {
+        if let appFile = self.app {
             do { app = try AppDefinition.decodeFile(appFile) } catch { throw error.notiplayError }
         }
         var registry = ExtensionRegistry.empty
-        if let folder = arguments.value("extensions") ?? app.extensionsDirectory {
+        if let folder = extensions ?? app.extensionsDirectory {
             do {
                 registry = try ExtensionRegistry.load(folder: folder)
-                try types.check(registry)
+                try NotiplayCLI.types.check(registry)
             } catch {
                 for failure in error.failures.dropLast() { Diagnostics.shared.report(failure.description) }
                 throw error.failures.last?.notiplayError ?? NotiplayError(.badData, file: folder, "cannot be loaded")
             }
         }
-        let engine = try audio.startEngine(untimed: arguments.flag("untimed"))
+        let engine = try output.audio.startEngine(untimed: output.untimed)
         // After the engine: the app command's output goes where messages go now.
         configuration.environment = hostEnvironment()
         service.environment = configuration.environment
@@ -94,20 +109,11 @@ enum DeliverCommand {
         let request = UNNotificationRequest(
             identifier: Path.stem(path), content: UNNotificationContent(content), trigger: UNPushNotificationTrigger())
         service.payloadDirectory = Path.directory(of: path)
-        let status = await present(
+        let status = await Self.present(
             request, mutable: payload.mutableContent, service: service, app: app, registry: registry, engine: engine,
-            configuration: configuration, keys: keys, jsonl: jsonl, mode: mode)
+            configuration: configuration, keys: keys ?? KeyScript(), jsonl: events == .jsonl, mode: mode)
         await engine.shutdown()
-        if status != 0 { throw CommandExit(status: status) }
-    }
-
-    /// `--NAME SECONDS` as a duration, if given.
-    static func seconds(_ arguments: ParsedArguments, _ name: String) throws(UsageError) -> Duration? {
-        guard let text = arguments.value(name) else { return nil }
-        guard let seconds = Double(text), seconds > 0, seconds <= 3_600 else {
-            throw UsageError("--\(name) must be a number of seconds, not '\(TerminalText.clean(text))'")
-        }
-        return .milliseconds(Int(seconds * 1000))
+        if status != 0 { throw ExitCode(status) }
     }
 
     /// Runs the service extension stage (when the payload asks for it), then presents.
@@ -123,10 +129,10 @@ enum DeliverCommand {
         }
         if mode == .headless { log.observe(print) }
         let request = await ServiceExtensionStage.run(
-            request: request, payloadIsMutable: mutable, registry: registry, types: types, log: log, configuration: service)
+            request: request, payloadIsMutable: mutable, registry: registry, types: NotiplayCLI.types, log: log, configuration: service)
         let notification = UNNotification(request: request, date: .now)
         let session = PresentationSession(
-            app: app, registry: registry, types: types, engine: engine, log: log, configuration: configuration)
+            app: app, registry: registry, types: NotiplayCLI.types, engine: engine, log: log, configuration: configuration)
         defer { session.close() }
         do {
             try session.present(notification)

@@ -1,4 +1,4 @@
-import NotiplayCore
+public import NotiplayCore
 
 /// The exit statuses of the `notiplay` command (`sysexits.h`'s, where one fits), and how the
 /// libraries' errors map to them. Only the command line knows them: the libraries say what went
@@ -8,7 +8,8 @@ public enum ExitStatus {
     public static let ok: Int32 = 0
     /// One or more playback tests failed.
     public static let testFailures: Int32 = 1
-    /// The command line is wrong (``UsageError``).
+    /// The command line is wrong: what ArgumentParser refuses (an unknown command or option, a
+    /// missing or extra argument, a value that cannot be read), or a ``UsageError``.
     public static let usage: Int32 = 64
     /// An input's content is not acceptable.
     public static let badData: Int32 = 65
@@ -29,7 +30,8 @@ public enum ExitStatus {
     }
 }
 
-/// The command line itself is wrong: an unknown option, a missing argument, a value out of range.
+/// The command line itself is wrong: an option's value notiplay cannot use (its reason, as
+/// ArgumentParser reports it), or arguments that do not go together (`--junit` naming a folder).
 /// Only the command line throws it; it ends the command with ``ExitStatus/usage``.
 struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The argument the error is about, as the user wrote it, if there is one.

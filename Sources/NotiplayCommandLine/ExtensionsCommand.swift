@@ -1,29 +1,29 @@
+import ArgumentParser
 import NotiplayCore
 import SystemPackage
 
-/// `notiplay extensions [--extensions DIR]`.
-enum ExtensionsCommand {
-    static let spec = CommandSpec(
-        name: "extensions",
+/// `notiplay extensions`: lists a folder's extensions and the categories they present.
+struct ExtensionsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "extensions",
         abstract: "List the notification extensions and the categories they present.",
         discussion: """
-            Loads every Name.appex bundle in DIR (each with its Info.plist) and checks them
-            together: a category claimed by two extensions is an error naming both. The built-in
-            default card presents every category no extension claims. A bundle whose class is not
-            a registered type (built in, a sample, or the tool's own) gets a note on standard error.
-            """,
-        options: [
-            OptionSpec(name: "extensions", value: "DIR", help: "A folder of Name.appex bundles.")
-        ],
-        run: { try run($0) }
-    )
+            Loads every Name.appex bundle in the folder (each with its Info.plist) and checks \
+            them together: a category claimed by two extensions is an error naming both. The \
+            built-in default card presents every category no extension claims. A bundle whose \
+            class is not a registered type (built in, a sample, or the tool's own) gets a note \
+            on standard error.
+            """)
+
+    @Option(help: ArgumentHelp("A folder of Name.appex bundles.", valueName: "dir"), completion: .directory)
+    var extensions: String?
 
     /// The built-in default card, listed first.
     static let defaultCardRow = ["(built-in)", "content", "DefaultContentExtension", "(every category no extension claims)"]
 
-    static func run(_ arguments: ParsedArguments) throws {
+    func run() throws {
         var registry = ExtensionRegistry.empty
-        if let folder = arguments.value("extensions") {
+        if let folder = extensions {
             do {
                 registry = try ExtensionRegistry.load(folder: folder)
             } catch {
@@ -31,10 +31,10 @@ enum ExtensionsCommand {
                     Diagnostics.shared.report(failure.description)
                 }
                 let missing = error.failures.allSatisfy(\.isMissing)
-                throw CommandExit(status: missing ? ExitStatus.missingInput : ExitStatus.badData)
+                throw ExitCode(missing ? ExitStatus.missingInput : ExitStatus.badData)
             }
         }
-        var rows = [["NAME", "POINT", "CLASS", "CATEGORIES"], defaultCardRow]
+        var rows = [["NAME", "POINT", "CLASS", "CATEGORIES"], Self.defaultCardRow]
         for manifest in registry.extensions {
             rows.append([
                 manifest.bundleName,
@@ -45,11 +45,11 @@ enum ExtensionsCommand {
         }
         // Bundles `deliver` would refuse: said on standard error, the table stays as it is.
         do {
-            try DeliverCommand.types.check(registry)
+            try NotiplayCLI.types.check(registry)
         } catch {
             for failure in error.failures { Diagnostics.shared.report("note: " + failure.description) }
         }
-        var text = table(rows)
+        var text = Self.table(rows)
         for manifest in registry.extensions {
             for warning in manifest.warnings {
                 text += "warning: \(TerminalText.clean(manifest.path)): \(warning)\n"

@@ -1,15 +1,11 @@
-@_exported import Notiplay
+import ArgumentParser
+@_exported public import Notiplay
 import NotiplayCore
 import SystemPackage
 
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #endif
-
-/// Ends a command with this exit status, after it has said whatever it had to say.
-struct CommandExit: Error {
-    let status: Int32
-}
 
 /// The whole `notiplay` command line, for the `notiplay` executable and for an extension author's
 /// own executable that adds its extension types.
@@ -36,29 +32,9 @@ public enum NotiplayCLI {
     /// The version `--version` prints.
     public static let version = "0.1.0"
 
-    /// The subcommands, in the order `--help` lists them.
-    static let commands: [CommandSpec] = [
-        PlayCommand.spec, DeliverCommand.spec, ValidateCommand.spec, ExtensionsCommand.spec, TestCommand.spec,
-    ]
-
-    static var help: String {
-        let width = (commands.map(\.name.count).max() ?? 0) + 2
-        let list = commands.map { "  " + $0.name + String(repeating: " ", count: width - $0.name.count) + $0.abstract }
-        return """
-            notiplay \(version) — a media-capable notification player for the terminal.
-
-            Usage: notiplay COMMAND [ARGUMENTS]
-
-            Commands:
-            \(list.joined(separator: "\n"))
-
-            Exit status: 0 ok, 1 test failures, 64 usage, 65 bad data, 66 missing input,
-            69 libmpv or audio unavailable, 130 interrupted.
-            Set NOTIPLAY_LOG=debug to see libmpv's own messages.
-            See 'notiplay COMMAND --help'.
-
-            """
-    }
+    /// The extension types `deliver`, `extensions` and `test` know: the built-in ones, plus those
+    /// the executable registers (the samples in `notiplay`, an author's own in their tool).
+    nonisolated(unsafe) static var types = ExtensionTypes()
 
     /// Whether the command line runs as the whole process (``main(types:)``) and may take over
     /// process-wide things such as descriptor 2.
@@ -79,42 +55,26 @@ public enum NotiplayCLI {
     /// Runs a command line (without the program name) with `types` registered and returns the
     /// exit status instead of exiting.
     public static func run(_ arguments: [String], types: ExtensionTypes) async -> Int32 {
-        DeliverCommand.types = types
+        self.types = types
         return await run(arguments)
     }
 
-    /// Runs a command line (without the program name) and returns the exit status.
+    /// Runs a command line (without the program name) and returns the exit status. Help, the
+    /// version and completion scripts go to standard output; errors to standard error (see
+    /// ``Diagnostics``), notiplay's own as `notiplay: FILE: reason`.
     static func run(_ arguments: [String]) async -> Int32 {
-        guard let first = arguments.first else {
-            Diagnostics.shared.write(help)
-            return ExitStatus.usage
-        }
-        switch first {
-        case "-h", "--help":
-            _ = try? FileDescriptor.standardOutput.writeAll(help.utf8)
-            return ExitStatus.ok
-        case "help":
-            guard let name = arguments.dropFirst().first else {
-                _ = try? FileDescriptor.standardOutput.writeAll(help.utf8)
-                return ExitStatus.ok
-            }
-            guard let command = commands.first(where: { $0.name == name }) else { return unknown(name) }
-            _ = try? FileDescriptor.standardOutput.writeAll(command.help.utf8)
-            return ExitStatus.ok
-        case "--version":
-            _ = try? FileDescriptor.standardOutput.writeAll("\(version)\n".utf8)
-            return ExitStatus.ok
-        default:
-            break
-        }
-        guard let command = commands.first(where: { $0.name == first }) else { return unknown(first) }
-        let rest = Array(arguments.dropFirst())
-        if rest.prefix(while: { $0 != "--" }).contains(where: { $0 == "-h" || $0 == "--help" }) {
-            _ = try? FileDescriptor.standardOutput.writeAll(command.help.utf8)
-            return ExitStatus.ok
-        }
         do {
-            try await command.run(try command.parse(rest))
+            if let word = unknownCommand(in: arguments) {
+                // ArgumentParser answers `notiplay WORD --help` and `notiplay help WORD` with the
+                // overall help even when WORD names no command: refuse WORD as it does alone.
+                _ = try NotiplayCommand.parseAsRoot([word])
+            }
+            var command = try NotiplayCommand.parseAsRoot(arguments)
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
             return ExitStatus.ok
         } catch let error as UsageError {
             Diagnostics.shared.report(error.description)
@@ -122,17 +82,33 @@ public enum NotiplayCLI {
         } catch let error as NotiplayError {
             Diagnostics.shared.report(error.description)
             return ExitStatus.of(error.kind)
-        } catch let exit as CommandExit {
-            return exit.status
         } catch {
-            Diagnostics.shared.report("\(command.name): \(error)")
-            return 1
+            return finish(error)
         }
     }
 
-    static func unknown(_ name: String) -> Int32 {
-        let names = commands.map(\.name).joined(separator: ", ")
-        Diagnostics.shared.report("unknown command '\(TerminalText.clean(name))' (commands: \(names))\nUsage: notiplay COMMAND [ARGUMENTS]")
-        return ExitStatus.usage
+    /// The word that stands where a command's name should, `notiplay WORD` or `notiplay help
+    /// WORD`, when it names no command.
+    static func unknownCommand(in arguments: [String]) -> String? {
+        let names = NotiplayCommand.configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
+        let word = arguments.first == "help" ? arguments.dropFirst().first : arguments.first
+        guard let word, !word.hasPrefix("-"), !names.contains(word) else { return nil }
+        return word
+    }
+
+    /// Says what ArgumentParser has to say about `error` (a usage error, or a request for help,
+    /// the version or a completion script) and returns its exit status (64 for usage errors).
+    static func finish(_ error: any Error) -> Int32 {
+        let status = NotiplayCommand.exitCode(for: error).rawValue
+        let message = NotiplayCommand.fullMessage(for: error)
+        if message.isEmpty {
+            return status
+        } else if status == ExitStatus.ok {
+            _ = try? FileDescriptor.standardOutput.writeAll((message + "\n").utf8)
+        } else {
+            // The message quotes the arguments as they were given: made safe for a terminal.
+            Diagnostics.shared.write(TerminalText.clean(message, keepNewlines: true) + "\n")
+        }
+        return status
     }
 }

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Logging
 import NotiplayCore
 import NotiplayPlayback
@@ -10,37 +11,31 @@ import SystemPackage
 @preconcurrency import Glibc
 #endif
 
-/// `notiplay play FILE [--audio null|auto|pcm:PATH] [--untimed] [--events jsonl]`.
-enum PlayCommand {
-    static let spec = CommandSpec(
-        name: "play",
+/// `notiplay play`: plays an audio file to its end.
+struct PlayCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "play",
         abstract: "Play an audio file to its end.",
         discussion: """
-            Shows position and duration on one line when standard output is a terminal.
-            With --audio auto and no sound device, plays on the null output and says so once.
-            """,
-        positionals: [
-            PositionalSpec(name: "FILE", help: "A local audio file: WAV, AIFF, MP3, AAC, M4A, Ogg Vorbis, Opus or FLAC.")
-        ],
-        options: [
-            OptionSpec(name: "audio", value: "null|auto|pcm:PATH", help: "Where audio goes (default auto: the sound device, else null)."),
-            OptionSpec(name: "untimed", value: nil, help: "Render faster than real time (the null output; pcm is never paced)."),
-            OptionSpec(name: "events", value: "jsonl", help: "Print one JSON object per playback event on standard output."),
-        ],
-        run: { try await run($0) }
-    )
+            Shows position and duration on one line when standard output is a terminal. With \
+            --audio auto and no sound device, plays on the null output and says so once.
+            """)
 
-    static func run(_ arguments: ParsedArguments) async throws {
+    @Argument(
+        help: "A local audio file: WAV, AIFF, MP3, AAC, M4A, Ogg Vorbis, Opus or FLAC.",
+        completion: .file())
+    var file: String
+
+    @OptionGroup var output: OutputOptions
+
+    @Option(help: ArgumentHelp("Print one JSON object per playback event on standard output.", valueName: "format"))
+    var events: EventFormat?
+
+    func run() async throws {
         let clock = EventClock()
-        let audio = try arguments.value("audio").map(AudioOutputArgument.init) ?? .auto
-        let jsonl: Bool
-        switch arguments.value("events") {
-        case nil: jsonl = false
-        case "jsonl": jsonl = true
-        case let other?: throw UsageError("--events must be jsonl, not '\(TerminalText.clean(other))'")
-        }
-        let audioFile = try AudioFileValidator().validate(arguments.positionals[0])
-        let engine = try audio.startEngine(untimed: arguments.flag("untimed"))
+        let jsonl = events == .jsonl
+        let audioFile = try AudioFileValidator().validate(file)
+        let engine = try output.audio.startEngine(untimed: output.untimed)
         let reporter = PlayReporter(file: audioFile, clock: clock, jsonl: jsonl, statusLine: !jsonl && isatty(1) == 1,
             environment: processEnvironment)
         let interrupts = InterruptWatch { Task { try? await engine.stop() } }
@@ -54,7 +49,7 @@ enum PlayCommand {
         case .endOfFile:
             return
         case .stopped:
-            throw CommandExit(status: interrupts.fired.map { 128 + $0 } ?? 1)
+            throw ExitCode(interrupts.fired.map { 128 + $0 } ?? 1)
         case .failed(let failure):
             throw Self.error(for: failure, file: audioFile)
         }

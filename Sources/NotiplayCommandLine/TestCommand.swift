@@ -1,3 +1,4 @@
+import ArgumentParser
 import NotiplayCore
 import NotiplayViews
 import NotiplayScript
@@ -8,68 +9,79 @@ import SystemPackage
 @preconcurrency import Glibc
 #endif
 
-/// `notiplay test SCRIPT_OR_DIR... [--junit PATH] [--tap] [--untimed]`.
-enum TestCommand {
-    static let spec = CommandSpec(
-        name: "test",
+/// `notiplay test`: runs playback scripts and reports each as a test case.
+struct TestCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "test",
         abstract: "Run playback scripts (*.playback) against real playback; exit 1 if any fails.",
         discussion: """
-            Each script delivers notifications to its extensions on its own libmpv engine, presses
-            buttons and checks events, the card and the audio heard (SPEC §6). Scripts run side by
-            side, as many as there are cores; one that runs past --timeout is stopped and reported.
-            A folder runs every *.playback file under it. Output: a summary on a terminal, TAP
-            otherwise or with --tap; --junit PATH also writes JUnit XML.
-            --untimed plays faster than real time, except in scripts that check what is heard.
-            """,
-        positionals: [PositionalSpec(name: "SCRIPT_OR_DIR", help: "A .playback script, or a folder of them.", variadic: true)],
-        options: [
-            OptionSpec(name: "junit", value: "PATH", help: "Also write a JUnit XML report to PATH."),
-            OptionSpec(name: "tap", value: nil, help: "TAP output even on a terminal."),
-            OptionSpec(name: "untimed", value: nil, help: "Render audio faster than real time where nothing is heard."),
-            OptionSpec(name: "timeout", value: "SECONDS", help: "How long one script may run (default 60)."),
-            OptionSpec(name: "jobs", value: "N", help: "How many scripts run at once (default: the number of cores)."),
-        ],
-        run: { try await run($0) }
-    )
+            A script is one step per line, paths relative to the script: it delivers \
+            notifications (deliver PAYLOAD attach FILE), presses buttons (press play, action ID, \
+            dismiss), waits (wait 1s, wait end, wait until EVENT) and checks the events, the \
+            card on screen and the audio heard (expect event NAME, expect screen contains \
+            "TEXT", expect heard >= 1.9s).
 
-    static func run(_ arguments: ParsedArguments) async throws {
+            Each script runs on its own libmpv engine, as many at once as there are cores \
+            (--jobs); one that runs past --timeout is stopped and reported. A folder runs every \
+            *.playback file under it. Output: a summary on a terminal, TAP otherwise or with \
+            --tap; --junit also writes JUnit XML. --untimed plays faster than real time, except \
+            in scripts that check what is heard.
+            """)
+
+    @Argument(
+        help: ArgumentHelp("A .playback script, or a folder of them.", valueName: "script-or-folder"),
+        completion: .file(extensions: ["playback"]))
+    var scripts: [String]
+
+    @Option(help: ArgumentHelp("Also write a JUnit XML report to this file.", valueName: "path"), completion: .file())
+    var junit: String?
+
+    @Flag(help: "TAP output even on a terminal.")
+    var tap = false
+
+    @Flag(help: "Render audio faster than real time where nothing is heard.")
+    var untimed = false
+
+    @Option(seconds: "How long one script may run (default 60).")
+    var timeout: Duration?
+
+    @Option(
+        help: ArgumentHelp("How many scripts run at once (default: the number of cores).", valueName: "n"),
+        transform: ArgumentValue.jobs)
+    var jobs: Int?
+
+    func run() async throws {
         var paths: [String] = []
-        for given in arguments.positionals {
+        for given in scripts {
             guard Path.exists(given) else { throw NotiplayError(.missingInput, file: given, "no such file or folder") }
             if Path.isDirectory(given) {
-                let found = scripts(under: given)
+                let found = Self.scripts(under: given)
                 if found.isEmpty { throw NotiplayError(.missingInput, file: given, "holds no .playback script") }
                 paths += found
             } else {
                 paths.append(given)
             }
         }
-        var runner = ScriptRunner(types: DeliverCommand.types, untimed: arguments.flag("untimed"))
+        var runner = ScriptRunner(types: NotiplayCLI.types, untimed: untimed)
         runner.environment = hostEnvironment()
-        if let limit = try DeliverCommand.seconds(arguments, "timeout") { runner.timeLimit = limit }
-        if let jobs = arguments.value("jobs") {
-            guard let n = Int(jobs), (1...256).contains(n) else {
-                throw UsageError("--jobs must be a number from 1 to 256, not '\(TerminalText.clean(jobs))'")
-            }
-            runner.parallelism = n
-        }
-        let junit = arguments.value("junit")
+        if let timeout { runner.timeLimit = timeout }
+        if let jobs { runner.parallelism = jobs }
         if let junit, Path.isDirectory(junit) { throw UsageError(file: junit, "--junit names a folder, not a file") }
 
-        let parsed = paths.map(load)
+        let parsed = paths.map(Self.load)
         let results = await runner.run(parsed, paths: paths)
 
         if let junit {
-            guard writeFile(junit, ScriptReport.junit(results)) else {
+            guard Self.writeFile(junit, ScriptReport.junit(results)) else {
                 throw NotiplayError(.unavailable, file: junit, "cannot be written")
             }
         }
-        if arguments.flag("tap") || isatty(1) != 1 {
+        if tap || isatty(1) != 1 {
             _ = try? FileDescriptor.standardOutput.writeAll(ScriptReport.tap(results).utf8)
         } else {
             _ = try? FileDescriptor.standardOutput.writeAll(ScriptReport.summary(results, glyphs: GlyphSet.detect(environment: processEnvironment)).utf8)
         }
-        if results.contains(where: { !$0.passed }) { throw CommandExit(status: ExitStatus.testFailures) }
+        if results.contains(where: { !$0.passed }) { throw ExitCode(ExitStatus.testFailures) }
     }
 
     /// The script at `path`, or where and why it cannot be parsed (a failing test case).

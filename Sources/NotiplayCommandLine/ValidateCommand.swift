@@ -1,37 +1,40 @@
+import ArgumentParser
 import NotiplayCore
 import SystemPackage
 
-/// `notiplay validate FILE... [--json] [--no-payload-limit]`.
-enum ValidateCommand {
-    static let spec = CommandSpec(
-        name: "validate",
+/// `notiplay validate`: judges payloads, extension manifests, app files and playback scripts.
+struct ValidateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
         abstract: "Check payloads, extension Info.plists, app files and playback scripts.",
         discussion: """
-            Each FILE is judged by its name and content: *.apns and JSON with "aps" are payloads;
-            Info.plist, *.plist and Name.appex folders are extension manifests; JSON with "name"
-            and no "aps" is an app file; *.playback files are playback scripts, whose steps are
-            parsed and whose app, extensions folder, payloads and attachments must exist.
-            Prints valid or invalid with the reasons (by line and column in a script), per file.
-            Exit status 65 if any file is invalid, 66 if one is missing.
-            """,
-        positionals: [
-            PositionalSpec(name: "FILE", help: "A payload, Info.plist, .appex folder, app file or .playback script.", variadic: true)
-        ],
-        options: [
-            OptionSpec(name: "json", value: nil, help: "One JSON object per file and line: file, kind, valid, errors, warnings…"),
-            OptionSpec(name: "no-payload-limit", value: nil, help: "Accept payloads above APNs' 4096 bytes."),
-        ],
-        run: { try run($0) }
-    )
+            Each file is judged by its name and content: *.apns and JSON with "aps" are \
+            payloads; Info.plist, *.plist and Name.appex folders are extension manifests; JSON \
+            with "name" and no "aps" is an app file; *.playback files are playback scripts, \
+            whose steps are parsed and whose app, extensions folder, payloads and attachments \
+            must exist.
 
-    static func run(_ arguments: ParsedArguments) throws {
-        let validator = FileValidator(
-            payloads: PayloadDecoder(sizeLimit: arguments.flag("no-payload-limit") ? nil : PayloadDecoder.apnsLimit))
-        let json = arguments.flag("json")
+            Prints valid or invalid with the reasons (by line and column in a script), per \
+            file. Exit status 65 if any file is invalid, 66 if one is missing.
+            """)
+
+    @Argument(
+        help: ArgumentHelp("A payload, Info.plist, .appex folder, app file or .playback script.", valueName: "file"),
+        completion: .file())
+    var files: [String]
+
+    @Flag(help: "One JSON object per file and line: file, kind, valid, errors, warnings…")
+    var json = false
+
+    @Flag(help: "Accept payloads above APNs' 4096 bytes.")
+    var noPayloadLimit = false
+
+    func run() throws {
+        let validator = FileValidator(payloads: PayloadDecoder(sizeLimit: noPayloadLimit ? nil : PayloadDecoder.apnsLimit))
         var output = BufferedOutput(fd: .standardOutput)
         var anyInvalid = false
         var anyMissing = false
-        for file in arguments.positionals {
+        for file in files {
             let result = (ScriptValidation.isScript(file) ? ScriptValidation.validate(file) : validator.validate(file))
                 .withCommandLineHints
             if !result.valid {
@@ -41,12 +44,12 @@ enum ValidateCommand {
                 output.append(JSONValue.object(result.jsonObject).jsonText)
                 output.append("\n")
             } else {
-                output.append(text(result))
+                output.append(Self.text(result))
             }
         }
         output.flush()
-        if anyInvalid { throw CommandExit(status: ExitStatus.badData) }
-        if anyMissing { throw CommandExit(status: ExitStatus.missingInput) }
+        if anyInvalid { throw ExitCode(ExitStatus.badData) }
+        if anyMissing { throw ExitCode(ExitStatus.missingInput) }
     }
 
     /// The human form: a verdict line, then one indented line per error and warning.

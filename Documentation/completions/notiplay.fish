@@ -1,0 +1,134 @@
+function __notiplay_should_offer_completions_for_flags_or_options -a expected_commands
+    set -l non_repeating_flags_or_options $argv[2..]
+    set -l non_repeating_flags_or_options_absent 0
+    set -l positional_index 0
+    set -l commands
+    __notiplay_parse_tokens
+    test "$commands" = "$expected_commands"; and return $non_repeating_flags_or_options_absent
+end
+
+function __notiplay_should_offer_completions_for_positional -a expected_commands positional_index_comparison expected_positional_index
+    set -l non_repeating_flags_or_options
+    set -l non_repeating_flags_or_options_absent 0
+    set -l positional_index 0
+    set -l commands
+    __notiplay_parse_tokens
+    test "$commands" = "$expected_commands" -a \( "$positional_index" "$positional_index_comparison" "$expected_positional_index" \)
+end
+
+function __notiplay_parse_tokens -S
+    set -l unparsed_tokens (__notiplay_tokens -pc)
+    switch $unparsed_tokens[1]
+    case 'notiplay'
+        __notiplay_parse_subcommand 0 'version' 'h/help'
+        switch $unparsed_tokens[1]
+        case 'play'
+            __notiplay_parse_subcommand 1 'audio=' 'untimed' 'events=' 'version' 'h/help'
+        case 'deliver'
+            __notiplay_parse_subcommand 1 'attach=+' 'app=' 'extensions=' 'headless' 'keys=' 'events=' 'audio=' 'untimed' 'no-payload-limit' 'response-timeout=' 'service-timeout=' 'version' 'h/help'
+        case 'validate'
+            __notiplay_parse_subcommand -r 1 'json' 'no-payload-limit' 'version' 'h/help'
+        case 'extensions'
+            __notiplay_parse_subcommand 0 'extensions=' 'version' 'h/help'
+        case 'test'
+            __notiplay_parse_subcommand -r 1 'junit=' 'tap' 'untimed' 'timeout=' 'jobs=' 'version' 'h/help'
+        case 'help'
+            __notiplay_parse_subcommand -r 1 'version'
+        end
+    end
+end
+
+function __notiplay_tokens
+    if test (string split -m 1 -f 1 -- . "$FISH_VERSION") -gt 3
+        commandline --tokens-raw $argv
+    else
+        commandline -o $argv
+    end
+end
+
+function __notiplay_parse_subcommand -S -a positional_count
+    argparse -s r -- $argv
+    set -l option_specs $argv[2..]
+    set -l is_repeating_positional $_flag_r
+    set -el _flag_r
+    set -a commands $unparsed_tokens[1]
+    set positional_index 0
+    while true
+        set -e unparsed_tokens[1]
+        argparse -sn "$commands" $option_specs -- $unparsed_tokens 2> /dev/null
+        set unparsed_tokens $argv
+        set positional_index (math $positional_index + 1)
+        for non_repeating_flag_or_option in $non_repeating_flags_or_options
+            if set -ql "_flag_$(string replace -a - _ -- $non_repeating_flag_or_option)"
+                set non_repeating_flags_or_options_absent 1
+                break
+            end
+        end
+        test (count $unparsed_tokens) -eq 0 -o \( -z "$is_repeating_positional" -a "$positional_index" -gt "$positional_count" \) && break
+    end
+end
+
+function __notiplay_complete_directories
+    set -l token (commandline -t)
+    string match -- '*/' $token
+    set -l subdirs $token*/
+    printf %s\n $subdirs
+end
+
+function __notiplay_custom_completion
+    set -x SAP_SHELL fish
+    set -x SAP_SHELL_VERSION $FISH_VERSION
+    set -l tokens (__notiplay_tokens -p)
+    if test -z "$(__notiplay_tokens -t)"
+        set -l index (count (__notiplay_tokens -pc))
+        set tokens $tokens[..$index] \'\' $tokens[(math $index + 1)..]
+    end
+    command $tokens[1] $argv $tokens
+end
+
+complete -c 'notiplay' -f
+complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_flags_or_options "notiplay" version' -l 'version' -d 'Show the version.'
+complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_flags_or_options "notiplay" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_positional "notiplay" -eq 1' -fa 'play' -d 'Play an audio file to its end.'
+complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_positional "notiplay" -eq 1' -fa 'deliver' -d 'Present a notification with its content extension (headless: keys in, events out).'
+complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_positional "notiplay" -eq 1' -fa 'validate' -d 'Check payloads, extension Info.plists, app files and playback scripts.'
+complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_positional "notiplay" -eq 1' -fa 'extensions' -d 'List the notification extensions and the categories they present.'
+complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_positional "notiplay" -eq 1' -fa 'test' -d 'Run playback scripts (*.playback) against real playback; exit 1 if any fails.'
+complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_positional "notiplay" -eq 1' -fa 'help' -d 'Show subcommand help information.'
+complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_positional "notiplay play" -eq 1' -F
+complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_flags_or_options "notiplay play" audio' -l 'audio' -d 'Where audio goes: auto (the sound device, else the null output, said once), null (discarded in real time) or pcm:PATH (a WAV file, written as fast as it decodes).' -rfka 'auto null pcm:'
+complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_flags_or_options "notiplay play" untimed' -l 'untimed' -d 'Render audio faster than real time (the null output; pcm is never paced).'
+complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_flags_or_options "notiplay play" events' -l 'events' -d 'Print one JSON object per playback event on standard output.' -rfka 'jsonl'
+complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_flags_or_options "notiplay play" version' -l 'version' -d 'Show the version.'
+complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_flags_or_options "notiplay play" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_positional "notiplay deliver" -eq 1' -fa '(set -l exts \'apns\' \'json\';for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.{$exts};printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
+complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_flags_or_options "notiplay deliver"' -l 'attach' -d 'Attach a local file (audio or image); repeatable.' -rF
+complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_flags_or_options "notiplay deliver" app' -l 'app' -d 'The app file (name, categories, actions, extensions).' -rfa '(for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.\'json\';printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
+complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_flags_or_options "notiplay deliver" extensions' -l 'extensions' -d 'A folder of Name.appex bundles (default: the app file\'s).' -rfa '(__notiplay_complete_directories)'
+complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_flags_or_options "notiplay deliver" headless' -l 'headless' -d 'No terminal: feed --keys, print events.'
+complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_flags_or_options "notiplay deliver" keys' -l 'keys' -d 'Keys to feed, separated by spaces (see above).' -rfka ''
+complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_flags_or_options "notiplay deliver" events' -l 'events' -d 'Print events as JSON lines (default: readable lines).' -rfka 'jsonl'
+complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_flags_or_options "notiplay deliver" audio' -l 'audio' -d 'Where audio goes: auto (the sound device, else the null output, said once), null (discarded in real time) or pcm:PATH (a WAV file, written as fast as it decodes).' -rfka 'auto null pcm:'
+complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_flags_or_options "notiplay deliver" untimed' -l 'untimed' -d 'Render audio faster than real time (the null output; pcm is never paced).'
+complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_flags_or_options "notiplay deliver" no-payload-limit' -l 'no-payload-limit' -d 'Accept payloads above APNs\' 4096 bytes.'
+complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_flags_or_options "notiplay deliver" response-timeout' -l 'response-timeout' -d 'Time an extension has to answer an action (default 10).' -rfka ''
+complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_flags_or_options "notiplay deliver" service-timeout' -l 'service-timeout' -d 'Time a service extension has to change the content (default 30).' -rfka ''
+complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_flags_or_options "notiplay deliver" version' -l 'version' -d 'Show the version.'
+complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_flags_or_options "notiplay deliver" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_positional "notiplay validate" -ge 1' -F
+complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_flags_or_options "notiplay validate" json' -l 'json' -d 'One JSON object per file and line: file, kind, valid, errors, warnings…'
+complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_flags_or_options "notiplay validate" no-payload-limit' -l 'no-payload-limit' -d 'Accept payloads above APNs\' 4096 bytes.'
+complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_flags_or_options "notiplay validate" version' -l 'version' -d 'Show the version.'
+complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_flags_or_options "notiplay validate" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_flags_or_options "notiplay extensions" extensions' -l 'extensions' -d 'A folder of Name.appex bundles.' -rfa '(__notiplay_complete_directories)'
+complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_flags_or_options "notiplay extensions" version' -l 'version' -d 'Show the version.'
+complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_flags_or_options "notiplay extensions" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_positional "notiplay test" -ge 1' -fa '(for p in (string match -e -- \'*/\' (commandline -t);or printf \n)*.\'playback\';printf %s\n $p;end;__fish_complete_directories (commandline -t) \'\')'
+complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_flags_or_options "notiplay test" junit' -l 'junit' -d 'Also write a JUnit XML report to this file.' -rF
+complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_flags_or_options "notiplay test" tap' -l 'tap' -d 'TAP output even on a terminal.'
+complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_flags_or_options "notiplay test" untimed' -l 'untimed' -d 'Render audio faster than real time where nothing is heard.'
+complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_flags_or_options "notiplay test" timeout' -l 'timeout' -d 'How long one script may run (default 60).' -rfka ''
+complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_flags_or_options "notiplay test" jobs' -l 'jobs' -d 'How many scripts run at once (default: the number of cores).' -rfka ''
+complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_flags_or_options "notiplay test" version' -l 'version' -d 'Show the version.'
+complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_flags_or_options "notiplay test" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_flags_or_options "notiplay help" version' -l 'version' -d 'Show the version.'
