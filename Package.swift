@@ -23,15 +23,6 @@ import PackageDescription
 //   notiplay          the executable: the command line with the samples registered (only it
 //                     registers them)
 
-/// The command-line targets (NotiplayCommandLine, notiplay) adopt these upcoming features: `any`
-/// spelled out, imports that are visible only where they are written, and imports internal unless
-/// marked `public import`.
-let commandLineSwiftSettings: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny"),
-    .enableUpcomingFeature("MemberImportVisibility"),
-    .enableUpcomingFeature("InternalImportsByDefault"),
-]
-
 let package = Package(
     name: "notiplay",
     products: [
@@ -115,15 +106,14 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
-            ],
-            swiftSettings: commandLineSwiftSettings
+            ]
         ),
         .target(
             name: "NotiplayTesting",
             dependencies: ["Notiplay", "NotiplayCore", "NotiplayPlayback", "NotiplayViews", "NotiplayScript"]
         ),
         .executableTarget(
-            name: "notiplay", dependencies: ["NotiplayCommandLine", "NotiplaySamples"], swiftSettings: commandLineSwiftSettings),
+            name: "notiplay", dependencies: ["NotiplayCommandLine", "NotiplaySamples"]),
         .executableTarget(
             name: "NotiplayBenchmarks",
             dependencies: ["Notiplay", "NotiplayCore", "NotiplayPlayback", "NotiplayViews"],
@@ -150,7 +140,8 @@ let package = Package(
         .testTarget(
             name: "CommandLineTests",
             dependencies: [
-                "NotiplayCommandLine", "NotiplayCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "NotiplayCommandLine", "NotiplayCore", "NotiplayTerminal",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(
@@ -162,7 +153,7 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-// What our code is held to, in every target but those listed in `notYetStrict`: existentials
+// What our code is held to, in every target: existentials
 // spelled `any`, every module a file uses imported by that file, imports internal unless marked
 // otherwise, and no warnings (they fail the build; dependencies are not affected).
 let strictSettings: [SwiftSetting] = [
@@ -171,7 +162,6 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
     .treatAllWarnings(as: .error),
 ]
-let notYetStrict: Set<String> = ["NotiplayCommandLine", "notiplay"]
-for target in package.targets where target.type != .system && !notYetStrict.contains(target.name) {
+for target in package.targets where target.type != .system {
     target.swiftSettings = (target.swiftSettings ?? []) + strictSettings
 }

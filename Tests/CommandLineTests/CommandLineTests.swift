@@ -1,5 +1,6 @@
 import ArgumentParser
 import NotiplayCore
+import NotiplayTerminal
 import Testing
 
 @testable import NotiplayCommandLine
