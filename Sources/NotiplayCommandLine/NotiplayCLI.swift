@@ -69,7 +69,12 @@ public enum NotiplayCLI {
                 // overall help even when WORD names no command: refuse WORD as it does alone.
                 _ = try NotiplayCommand.parseAsRoot([word])
             }
-            var command = try NotiplayCommand.parseAsRoot(arguments)
+            var command: any ParsableCommand
+            if let (parse, paths) = ManyPaths.setAside(arguments) {
+                command = ManyPaths.giveBack(paths, to: try NotiplayCommand.parseAsRoot(parse))
+            } else {
+                command = try NotiplayCommand.parseAsRoot(arguments)
+            }
             if var command = command as? any AsyncParsableCommand {
                 try await command.run()
             } else {

@@ -129,3 +129,23 @@ import Testing
         #expect(await NotiplayCLI.run(["test", "/no/such/folder"]) == ExitStatus.missingInput)
     }
 }
+
+@Suite struct ManyPathsTests {
+    @Test("validate and test: the paths are set aside from the options; an option's value stays with it")
+    func setAside() throws {
+        let split = try #require(ManyPaths.setAside(["test", "a", "--jobs", "2", "b", "--tap", "--", "-c"]))
+        #expect(split.parse == ["test", "--jobs", "2", "--tap", "--", "a"])
+        #expect(split.paths == ["a", "b", "-c"])
+        #expect(ManyPaths.setAside(["validate", "--json"])?.parse == ["validate", "--json"])
+        #expect(ManyPaths.setAside(["play", "x.wav"]) == nil)
+    }
+
+    @Test("10,000 paths reach validate whole and in order")
+    func manyReachTheCommand() async throws {
+        let paths = (1...10_000).map { "p\($0).apns" }
+        let split = try #require(ManyPaths.setAside(["validate", "--json"] + paths))
+        let command = ManyPaths.giveBack(split.paths, to: try NotiplayCommand.parseAsRoot(split.parse))
+        let validate = try #require(command as? ValidateCommand)
+        #expect(validate.files == paths && validate.json)
+    }
+}
