@@ -12,8 +12,7 @@ states the budget's verdict: exit 0 if notiplay's median time and median peak RS
 most mpv's, 1 if not, 2 if something could not run.
 
 By default it first builds the release binary the way it ships:
-    swift build -c release --product notiplay --static-swift-stdlib -Xswiftc -Osize \\
-        --scratch-path .build-release
+    swift build $(Scripts/release-build-flags)
 Use --bin to measure an existing binary instead. Standard library only.
 """
 
@@ -27,10 +26,9 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BUILD = [
-    "swift", "build", "-c", "release", "--product", "notiplay", "--static-swift-stdlib",
-    "-Xswiftc", "-Osize", "--scratch-path", ".build-release",
-]
+BUILD = ["swift", "build"] + subprocess.run(
+    [os.path.join(ROOT, "Scripts", "release-build-flags")], capture_output=True, text=True, check=True
+).stdout.split()
 
 
 def build():

@@ -13,9 +13,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def build():
-    subprocess.run(["swift", "build", "-c", "release", "--product", "notiplay", "--static-swift-stdlib",
-                    "-Xswiftc", "-Osize"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
-    out = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, check=True,
+    flags = subprocess.run([os.path.join(ROOT, "Scripts", "release-build-flags")], capture_output=True,
+                           text=True, check=True).stdout.split()
+    subprocess.run(["swift", "build", *flags], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    out = subprocess.run(["swift", "build", *flags, "--show-bin-path"], cwd=ROOT, check=True,
                          capture_output=True, text=True).stdout.strip()
     return os.path.join(out, "notiplay")
 
