@@ -1,0 +1,252 @@
+#!/usr/bin/env python3
+"""Start-up cost of notiplay's commands, as whole processes, beside mpv and an empty Swift program.
+
+Measures wall time (spawn to exit, through os.wait4) and peak RSS (ru_maxrss of each run) of
+
+    notiplay --version
+    notiplay validate Media/voice-memo.apns                 (one payload)
+    notiplay extensions --extensions Media/Extensions
+    a static Swift program that does nothing                (the floor: swiftc -static-stdlib -Osize)
+    notiplay play Media/tone-1s.wav --audio null --untimed
+    mpv --no-config --no-video --ao=null --ao-null-untimed --really-quiet Media/tone-1s.wav
+
+with stdin, stdout and stderr on /dev/null, alternating them (each command once, then each again,
+...) after warm-up runs of each, so that drift in machine load hits every command equally.
+Prints one table of medians, minima and maxima, the ratios of play to mpv, and a verdict line per
+target:
+
+    --version, validate of one payload, extensions: median at most 10 ms and 20 MiB
+    play: median wall time at most 0.75 x mpv's
+
+The verdicts are information, not a test: the exit status is 0 whatever they say, and 2 only if
+something could not run (the build, or a command that exits non-zero, whose argv, status and
+standard error are printed). Without mpv on PATH (or at --mpv), the mpv row and the ratios are
+left out. With --validate-10000, also runs Scripts/bench-validate.py on the same binary (10,000
+payload files; takes a while) and prints its summary.
+
+By default it first builds the release binary the way it ships:
+    swift build $(Scripts/release-build-flags)
+Use --bin to measure an existing binary instead. Standard library only.
+
+    Scripts/bench-start.py
+    Scripts/bench-start.py --bin .build-release/release/notiplay --runs 5
+"""
+
+import argparse
+import os
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PAYLOAD = os.path.join(ROOT, "Media", "voice-memo.apns")
+EXTENSIONS = os.path.join(ROOT, "Media", "Extensions")
+AUDIO = os.path.join(ROOT, "Media", "tone-1s.wav")
+SHORT_MS, SHORT_MIB = 10, 20  # the budget of the commands that play nothing
+PLAY_RATIO = 0.75             # play's budget: this much of mpv's wall time
+
+
+def fail(message):
+    """Something could not run: says so and exits 2."""
+    sys.stdout.flush()
+    sys.stderr.write(f"bench-start: {message}\n")
+    sys.exit(2)
+
+
+def build():
+    """Builds the release binary in the repository root, as Scripts/bench-play.py does; returns its path."""
+    flags = subprocess.run([os.path.join(ROOT, "Scripts", "release-build-flags")], capture_output=True,
+                           text=True, check=True).stdout.split()
+    command = ["swift", "build"] + flags
+    print("building:", shlex.join(command), flush=True)
+    done = subprocess.run(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if done.returncode != 0:
+        sys.stderr.write(done.stdout)
+        fail(f"the build failed (status {done.returncode})")
+    folder = subprocess.run(command + ["--show-bin-path"], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True, check=True).stdout.strip()
+    return os.path.join(folder, "notiplay")
+
+
+def build_floor(folder):
+    """Builds a static Swift program that does nothing into folder; returns its path."""
+    swiftc = shutil.which("swiftc")
+    if not swiftc:
+        fail("swiftc not found on PATH (needed for the static Swift floor)")
+    source = os.path.join(folder, "main.swift")
+    with open(source, "w") as f:
+        f.write("_ = 0\n")
+    binary = os.path.join(folder, "nothing")
+    command = [swiftc, "-static-stdlib", "-Osize", "-o", binary, source]
+    print("building the floor:", shlex.join(command), flush=True)
+    done = subprocess.run(command, cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if done.returncode != 0:
+        sys.stderr.write(done.stdout)
+        fail(f"the static Swift program did not build (status {done.returncode})")
+    return binary
+
+
+def measure(argv, stderr=os.devnull):
+    """Runs argv once with stdin and stdout on /dev/null, stderr on /dev/null or the given file.
+
+    Returns (seconds, peak RSS in KiB, exit status)."""
+    actions = [
+        (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
+        (os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0),
+        (os.POSIX_SPAWN_OPEN, 2, stderr, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600),
+    ]
+    start = time.perf_counter()
+    pid = os.posix_spawn(argv[0], argv, os.environ, file_actions=actions)
+    _, status, usage = os.wait4(pid, 0)
+    elapsed = time.perf_counter() - start
+    return elapsed, usage.ru_maxrss, os.waitstatus_to_exitcode(status)
+
+
+def checked(argv, errors):
+    """Runs argv once, its standard error into the file errors; exits 2 unless it exits 0."""
+    result = measure(argv, stderr=errors)
+    if result[2] != 0:
+        with open(errors, errors="replace") as f:
+            text = f.read().rstrip()
+        fail(f"a command exited with status {result[2]}:\n  {shlex.join(argv)}\n"
+             f"its standard error:\n{text or '  (empty)'}")
+    return result
+
+
+def commands(binary, floor, mpv):
+    """The measured commands, in the order they run each round: (label, argv)."""
+    rows = [
+        ("notiplay --version", [binary, "--version"]),
+        ("notiplay validate (1 file)", [binary, "validate", PAYLOAD]),
+        ("notiplay extensions", [binary, "extensions", "--extensions", EXTENSIONS]),
+        ("static Swift (floor)", [floor]),
+        ("notiplay play", [binary, "play", AUDIO, "--audio", "null", "--untimed"]),
+    ]
+    if mpv:
+        rows.append(("mpv", [mpv, "--no-config", "--no-video", "--ao=null", "--ao-null-untimed",
+                             "--really-quiet", AUDIO]))
+    return rows
+
+
+def run_all(rows, runs, warmup, errors):
+    """Warm-up runs, then alternating measured runs; returns {label: (seconds list, KiB list)}."""
+    results = {label: ([], []) for label, _ in rows}
+    for index in range(warmup + runs):
+        for label, argv in rows:
+            if index < warmup:
+                checked(argv, errors)
+                continue
+            seconds, peak, status = measure(argv)
+            if status != 0:
+                checked(argv, errors)  # again, to show its standard error; fails unless it now exits 0
+                fail(f"a command exited with status {status} once (then 0): {shlex.join(argv)}")
+            results[label][0].append(seconds)
+            results[label][1].append(peak)
+    return results
+
+
+def table(rows, results):
+    """Prints a row per command: median, min and max ms; median and max peak MiB."""
+    print(f"{'':<28}{'median ms':>11}{'min ms':>9}{'max ms':>9}{'median MiB':>12}{'max MiB':>9}")
+    for label, _ in rows:
+        t, r = results[label]
+        print(f"{label:<28}{statistics.median(t) * 1000:>11.1f}{min(t) * 1000:>9.1f}{max(t) * 1000:>9.1f}"
+              f"{statistics.median(r) / 1024:>12.1f}{max(r) / 1024:>9.1f}")
+
+
+def medians(results, label):
+    """(median ms, median MiB) of one command."""
+    t, r = results[label]
+    return statistics.median(t) * 1000, statistics.median(r) / 1024
+
+
+def verdicts(results, have_mpv):
+    """Prints the ratio line of play to mpv and a PASS/OVER line per target."""
+    print()
+    play_ms, play_mib = medians(results, "notiplay play")
+    if have_mpv:
+        mpv_ms, mpv_mib = medians(results, "mpv")
+        print(f"notiplay play / mpv: time {play_ms / mpv_ms:.2f}x, peak RSS {play_mib / mpv_mib:.2f}x "
+              f"(medians)")
+    else:
+        print("notiplay play / mpv: not measured (no mpv)")
+    floor_ms, floor_mib = medians(results, "static Swift (floor)")
+    print(f"floor (static Swift doing nothing): {floor_ms:.1f} ms, {floor_mib:.1f} MiB")
+    print()
+    print("targets (medians; information, not a test):")
+    for name, label in (("--version", "notiplay --version"), ("validate one", "notiplay validate (1 file)"),
+                        ("extensions", "notiplay extensions")):
+        ms, mib = medians(results, label)
+        ok = ms <= SHORT_MS and mib <= SHORT_MIB
+        print(f"  {'PASS' if ok else 'OVER'}  {name:<13}{ms:>7.1f} ms (<= {SHORT_MS} ms), "
+              f"{mib:>5.1f} MiB (<= {SHORT_MIB} MiB)")
+    if have_mpv:
+        limit = PLAY_RATIO * mpv_ms
+        ok = play_ms <= limit
+        print(f"  {'PASS' if ok else 'OVER'}  {'play':<13}{play_ms:>7.1f} ms (<= {PLAY_RATIO} x mpv's "
+              f"{mpv_ms:.1f} ms = {limit:.1f} ms)")
+    else:
+        print(f"  ----  {'play':<13}{play_ms:>7.1f} ms (target {PLAY_RATIO} x mpv's: no mpv to compare)")
+
+
+def validate_10000(binary):
+    """Runs Scripts/bench-validate.py on the binary and prints its summary."""
+    script = os.path.join(ROOT, "Scripts", "bench-validate.py")
+    command = [sys.executable, script, "--bin", binary]
+    print()
+    print("running:", shlex.join(command), flush=True)
+    done = subprocess.run(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    sys.stdout.write(done.stdout)
+    if done.returncode != 0:
+        fail(f"Scripts/bench-validate.py exited with status {done.returncode}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=15, help="measured runs of each command (default 15)")
+    parser.add_argument("--warmup", type=int, default=2,
+                        help="unmeasured runs of each first, which must exit 0 (default 2)")
+    parser.add_argument("--bin", help="the notiplay binary (default: build the release binary)")
+    parser.add_argument("--mpv", default="mpv", help="the mpv binary (default: mpv on PATH)")
+    parser.add_argument("--validate-10000", action="store_true",
+                        help="also run Scripts/bench-validate.py (10,000 payloads; slow)")
+    args = parser.parse_args()
+    if args.runs < 1 or args.warmup < 0:
+        parser.error("--runs must be at least 1 and --warmup at least 0")
+
+    binary = os.path.abspath(args.bin) if args.bin else build()
+    for what, path in (("notiplay", binary), ("payload", PAYLOAD), ("extensions folder", EXTENSIONS),
+                       ("audio file", AUDIO)):
+        if not os.path.exists(path):
+            fail(f"{what} not found: {path}")
+    mpv = shutil.which(args.mpv)
+    if not mpv:
+        print(f"mpv not found ({args.mpv}): leaving out the mpv row and the play / mpv ratios")
+
+    with tempfile.TemporaryDirectory(prefix="notiplay-bench-start-") as folder:
+        floor = build_floor(folder)
+        rows = commands(binary, floor, mpv)
+        short = {binary: "notiplay", floor: "floor", mpv: "mpv"}
+        print(f"notiplay = {binary}\nfloor = {floor}" + (f"\nmpv = {mpv}" if mpv else ""))
+        print("measured commands (stdin, stdout and stderr on /dev/null; Media/ is in " + ROOT + "):")
+        for label, argv in rows:
+            shown = [short.get(word) or os.path.relpath(word, ROOT) if word.startswith(ROOT + os.sep)
+                     or word in short else word for word in argv]
+            print(f"  {label:<28}{shlex.join(shown)}")
+        print(f"{args.warmup} warm-up run(s) each, then {args.runs} alternating runs each", flush=True)
+        results = run_all(rows, args.runs, args.warmup, os.path.join(folder, "stderr.txt"))
+
+    print()
+    table(rows, results)
+    verdicts(results, bool(mpv))
+    if args.validate_10000:
+        validate_10000(binary)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
