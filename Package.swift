@@ -45,11 +45,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
-        .systemLibrary(
-            name: "CMPV",
-            pkgConfig: "mpv",
-            providers: [.apt(["libmpv-dev"])]
-        ),
+        // libmpv's client API loaded with dlopen when the first engine starts: its headers come
+        // from libmpv-dev at build time, the library (libmpv2) is needed only to play.
+        .target(name: "CMPV", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "NotiplaySystem", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
         .target(
             name: "NotiplayCore",
@@ -162,6 +160,6 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
     .treatAllWarnings(as: .error),
 ]
-for target in package.targets where target.type != .system {
+for target in package.targets where target.type != .system && target.name != "CMPV" {
     target.swiftSettings = (target.swiftSettings ?? []) + strictSettings
 }

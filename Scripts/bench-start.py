@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Start-up cost of notiplay's commands, as whole processes, beside mpv and an empty Swift program.
 
-Measures wall time (spawn to exit, through os.wait4) and peak RSS (ru_maxrss of each run) of
+Measures wall time (spawn to exit) and peak RSS (ru_maxrss) of each run, through a small C helper
 
     notiplay --version
     notiplay validate Media/voice-memo.apns                 (one payload)
@@ -90,20 +90,82 @@ def build_floor(folder):
     return binary
 
 
+# Runs a command as a child of its own and reports its wall time, peak RSS and exit status on
+# descriptor 3. Python cannot measure a small process's peak memory itself: a child started from
+# Python begins in Python's address space (vfork, or fork's copy), and the kernel counts that
+# address space's high-water mark (about 15 MiB) into the child's ru_maxrss when it execs. This
+# helper's own address space is a few hundred KiB.
+SPAWNER = r"""
+#include <spawn.h>
+#include <stdio.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+extern char **environ;
+int main(int argc, char **argv) {
+    (void)argc;
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addclose(&actions, 3);
+    struct timespec start, end;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    pid_t pid;
+    if (posix_spawn(&pid, argv[1], &actions, NULL, argv + 1, environ) != 0) return 127;
+    int status;
+    struct rusage usage;
+    if (wait4(pid, &status, 0, &usage) != pid) return 126;
+    clock_gettime(CLOCK_MONOTONIC, &end);
+    double seconds = (end.tv_sec - start.tv_sec) + (end.tv_nsec - start.tv_nsec) / 1e9;
+    int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    dprintf(3, "%.9f %ld %d\n", seconds, usage.ru_maxrss, code);
+    return 0;
+}
+"""
+
+
+def build_spawner(folder):
+    """Builds the measuring helper (SPAWNER) with the Swift toolchain's clang, or cc; its path."""
+    swiftc = shutil.which("swiftc")
+    compilers = [os.path.join(os.path.dirname(os.path.realpath(swiftc)), "clang")] if swiftc else []
+    compilers += [c for c in (shutil.which("cc"), shutil.which("clang")) if c]
+    compiler = next((c for c in compilers if os.access(c, os.X_OK)), None)
+    if compiler is None:
+        fail("no C compiler found (the Swift toolchain's clang, or cc) for the measuring helper")
+    source = os.path.join(folder, "spawner.c")
+    with open(source, "w") as f:
+        f.write(SPAWNER)
+    binary = os.path.join(folder, "spawner")
+    done = subprocess.run([compiler, "-O2", "-o", binary, source], stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True)
+    if done.returncode != 0:
+        sys.stderr.write(done.stdout)
+        fail(f"the measuring helper did not build (status {done.returncode})")
+    return binary
+
+
+SPAWNER_PATH = None
+
+
 def measure(argv, stderr=os.devnull):
-    """Runs argv once with stdin and stdout on /dev/null, stderr on /dev/null or the given file.
+    """Runs argv once through the helper, with stdin and stdout on /dev/null, stderr on /dev/null
+    or the given file.
 
     Returns (seconds, peak RSS in KiB, exit status)."""
+    report, write_end = os.pipe()
     actions = [
         (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
         (os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0),
         (os.POSIX_SPAWN_OPEN, 2, stderr, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600),
+        (os.POSIX_SPAWN_DUP2, write_end, 3),
     ]
-    start = time.perf_counter()
-    pid = os.posix_spawn(argv[0], argv, os.environ, file_actions=actions)
-    _, status, usage = os.wait4(pid, 0)
-    elapsed = time.perf_counter() - start
-    return elapsed, usage.ru_maxrss, os.waitstatus_to_exitcode(status)
+    pid = os.posix_spawn(SPAWNER_PATH, [SPAWNER_PATH] + argv, os.environ, file_actions=actions)
+    os.close(write_end)
+    with os.fdopen(report) as f:
+        line = f.read().split()
+    _, status = os.waitpid(pid, 0)
+    if len(line) != 3:
+        fail(f"the measuring helper failed (status {os.waitstatus_to_exitcode(status)}) on: {shlex.join(argv)}")
+    return float(line[0]), int(line[1]), int(line[2])
 
 
 def checked(argv, errors):
@@ -229,6 +291,8 @@ def main():
 
     with tempfile.TemporaryDirectory(prefix="notiplay-bench-start-") as folder:
         floor = build_floor(folder)
+        global SPAWNER_PATH
+        SPAWNER_PATH = build_spawner(folder)
         rows = commands(binary, floor, mpv)
         short = {binary: "notiplay", floor: "floor", mpv: "mpv"}
         print(f"notiplay = {binary}\nfloor = {floor}" + (f"\nmpv = {mpv}" if mpv else ""))

@@ -45,6 +45,8 @@ enum AudioOutputArgument: Equatable {
         }
         do {
             return try MPVEngine(output: output, logger: Logger(label: "libmpv"))
+        } catch let error as LibmpvUnavailable {
+            throw NotiplayError(.unavailable, "\(error)")
         } catch {
             throw NotiplayError(.unavailable, "libmpv could not start: \(error)")
         }

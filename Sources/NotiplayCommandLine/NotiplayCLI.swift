@@ -1,6 +1,7 @@
 import ArgumentParser
 @_exported public import Notiplay
 import NotiplayCore
+import NotiplayPlayback
 import SystemPackage
 
 #if canImport(Glibc)
@@ -41,13 +42,17 @@ public enum NotiplayCLI {
     nonisolated(unsafe) static var ownsProcess = false
 
     /// Runs the process's command line with `types` registered, then exits with the command's
-    /// status. It owns the process: it installs the log handler (at `NOTIPLAY_LOG`'s level) and
-    /// may move descriptor 2 aside while libmpv runs.
+    /// status. It owns the process: it installs the log handler (at `NOTIPLAY_LOG`'s level),
+    /// opens libmpv from `NOTIPLAY_LIBMPV` when that is set, and may move descriptor 2 aside while
+    /// libmpv runs.
     ///
     /// - Parameter types: the extension types `deliver` and `test` can instantiate; the built-in
     ///   ones are always there.
     public static func main(types: ExtensionTypes = ExtensionTypes()) async -> Never {
         DiagnosticsLogHandler.bootstrap(environment: processEnvironment)
+        if let library = processEnvironment["NOTIPLAY_LIBMPV"], !library.isEmpty {
+            Libmpv.defaultName = library
+        }
         ownsProcess = true
         exit(await run(Array(CommandLine.arguments.dropFirst()), types: types))
     }
@@ -63,6 +68,10 @@ public enum NotiplayCLI {
     /// version and completion scripts go to standard output; errors to standard error (see
     /// ``Diagnostics``), notiplay's own as `notiplay: FILE: reason`.
     static func run(_ arguments: [String]) async -> Int32 {
+        if willPlay(arguments) {
+            // libmpv loads on another thread while the arguments are parsed and the files read.
+            Libmpv.preload()
+        }
         do {
             if let word = unknownCommand(in: arguments) {
                 // ArgumentParser answers `notiplay WORD --help` and `notiplay help WORD` with the
@@ -90,6 +99,13 @@ public enum NotiplayCLI {
         } catch {
             return finish(error)
         }
+    }
+
+    /// Whether `arguments` name a command that starts an engine (`play`, `deliver`, `test`) and
+    /// ask for no help: only those load libmpv.
+    static func willPlay(_ arguments: [String]) -> Bool {
+        guard let command = arguments.first, ["play", "deliver", "test"].contains(command) else { return false }
+        return !arguments.contains { ["-h", "--help", "--version", "--experimental-dump-help"].contains($0) }
     }
 
     /// The word that stands where a command's name should, `notiplay WORD` or `notiplay help

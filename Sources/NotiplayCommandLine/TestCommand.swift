@@ -1,5 +1,6 @@
 import ArgumentParser
 import NotiplayCore
+import NotiplayPlayback
 import NotiplayViews
 import NotiplayScript
 import NotiplayTesting
@@ -69,6 +70,8 @@ struct TestCommand: AsyncParsableCommand {
         if let junit, Path.isDirectory(junit) { throw UsageError(file: junit, "--junit names a folder, not a file") }
 
         let parsed = paths.map(Self.load)
+        // Every script plays: without libmpv none can run, which is not a failure of theirs.
+        do { _ = try Libmpv.load() } catch { throw NotiplayError(.unavailable, "\(error)") }
         let results = await runner.run(parsed, paths: paths)
 
         if let junit {

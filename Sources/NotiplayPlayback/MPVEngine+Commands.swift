@@ -89,10 +89,10 @@ extension MPVEngine {
             emit(.ended(.stopped), item: draining)
         }
         try outputClock.prepareLoad(options, engine: self)
-        try PlaybackFailure.check(
-            mpv_set_property_string(h, "start", options.start.map(Self.timeString) ?? "none"), "set start")
-        try PlaybackFailure.check(
-            mpv_set_property_string(h, "end", options.end.map(Self.timeString) ?? "none"), "set end")
+        try mpv.check(
+            mpv.set_property_string(h, "start", options.start.map(Self.timeString) ?? "none"), "set start")
+        try mpv.check(
+            mpv.set_property_string(h, "end", options.end.map(Self.timeString) ?? "none"), "set end")
         // `file.path` is absolute, so libmpv can never read it as a URL or an option.
         let result = try command(["loadfile", file.path, "replace"], "loadfile")
         guard let id = result else {
@@ -127,15 +127,15 @@ extension MPVEngine {
     func setLibmpvPause(_ paused: Bool) throws {
         guard let h = handle else { throw PlaybackFailure.engineClosed }
         var flag: Int32 = paused ? 1 : 0
-        try PlaybackFailure.check(mpv_set_property(h, "pause", MPV_FORMAT_FLAG, &flag), "set pause")
+        try mpv.check(mpv.set_property(h, "pause", MPV_FORMAT_FLAG, &flag), "set pause")
     }
 
     /// Closes libmpv's output (it opens it again when audio comes): what libc buffered in front
     /// of it is written out. Only while libmpv is paused: its queued audio is dropped.
     func reloadOutput() {
         guard let h = handle else { return }
-        let status = mpv_command_string(h, "ao-reload")
-        if status < 0 { logger.debug("ao-reload: \(PlaybackFailure(mpv: status, "ao-reload"))") }
+        let status = mpv.command_string(h, "ao-reload")
+        if status < 0 { logger.debug("ao-reload: \(mpv.failure(status, "ao-reload"))") }
     }
 
     /// Asks libmpv for the flag property `name` without waiting; the answer comes as an event,
@@ -143,7 +143,7 @@ extension MPVEngine {
     /// libmpv took the question.
     func requestFlag(_ name: String, userdata: UInt64) -> Bool {
         guard let h = handle else { return false }
-        return mpv_get_property_async(h, userdata, name, MPV_FORMAT_FLAG) >= 0
+        return mpv.get_property_async(h, userdata, name, MPV_FORMAT_FLAG) >= 0
     }
 
     /// Runs a libmpv command; returns the `playlist_entry_id` of its result, if it has one.
@@ -154,9 +154,9 @@ extension MPVEngine {
         defer { copies.forEach { free($0) } }
         var args: [UnsafePointer<CChar>?] = copies.map { UnsafePointer($0) } + [nil]
         var result = mpv_node()
-        let status = args.withUnsafeMutableBufferPointer { mpv_command_ret(h, $0.baseAddress, &result) }
-        try PlaybackFailure.check(status, operation)
-        defer { mpv_free_node_contents(&result) }
+        let status = args.withUnsafeMutableBufferPointer { mpv.command_ret(h, $0.baseAddress, &result) }
+        try mpv.check(status, operation)
+        defer { mpv.free_node_contents(&result) }
         return Self.integer(named: "playlist_entry_id", in: result)
     }
 

@@ -8,7 +8,7 @@ extension MPVEngine {
     /// Values are copied out of each event before the next `mpv_wait_event`, which frees it.
     func drainEvents() {
         dispatchPrecondition(condition: .onQueue(queue))
-        while let h = handle, let event = mpv_wait_event(h, 0)?.pointee {
+        while let h = handle, let event = mpv.wait_event(h, 0)?.pointee {
             if event.event_id == MPV_EVENT_NONE { break }
             handle(event)
             if event.event_id == MPV_EVENT_SHUTDOWN { break }
@@ -37,7 +37,7 @@ extension MPVEngine {
             guard let data = event.data, let h = handle else { return }
             let hook = data.assumingMemoryBound(to: mpv_event_hook.self).pointee
             if state.current != nil { state.duration = doubleProperty("duration") }
-            mpv_hook_continue(h, hook.id)
+            _ = mpv.hook_continue(h, hook.id)
 
         case MPV_EVENT_FILE_LOADED:
             guard let item = state.current else { return }
@@ -125,14 +125,14 @@ extension MPVEngine {
                 self.checkDrain()
             }
         case MPV_END_FILE_REASON_ERROR:
-            let failure = PlaybackFailure(mpv: error, "play")
+            let failure = mpv.failure(error, "play")
             emit(.error(failure), item: item)
             emit(.ended(.failed(failure)), item: item)
         case MPV_END_FILE_REASON_REDIRECT:
             // A playlist: never follow its entries.
             if let h = handle {
-                _ = mpv_command_string(h, "playlist-clear")
-                _ = mpv_command_string(h, "stop")
+                _ = mpv.command_string(h, "playlist-clear")
+                _ = mpv.command_string(h, "stop")
             }
             let failure = PlaybackFailure(
                 code: PlaybackFailure.unknownFormat,
@@ -195,9 +195,9 @@ extension MPVEngine {
     /// `ended` of the file that found no device, however fast that file played.
     func checkOutputFallback() {
         guard case .system = output, !state.fallbackAnnounced, let h = handle,
-            let name = mpv_get_property_string(h, "current-ao")
+            let name = mpv.get_property_string(h, "current-ao")
         else { return }
-        defer { mpv_free(name) }
+        defer { mpv.free(name) }
         guard String(cString: name) == "null" else { return }
         state.fallbackAnnounced = true
         logger.notice("no sound device could be opened; playing silently on the null output")
@@ -229,12 +229,12 @@ extension MPVEngine {
     func doubleProperty(_ name: String) -> Double? {
         guard let h = handle else { return nil }
         var value = 0.0
-        return mpv_get_property(h, name, MPV_FORMAT_DOUBLE, &value) >= 0 ? value : nil
+        return mpv.get_property(h, name, MPV_FORMAT_DOUBLE, &value) >= 0 ? value : nil
     }
 
     func flagProperty(_ name: String) -> Bool? {
         guard let h = handle else { return nil }
         var value: Int32 = 0
-        return mpv_get_property(h, name, MPV_FORMAT_FLAG, &value) >= 0 ? value != 0 : nil
+        return mpv.get_property(h, name, MPV_FORMAT_FLAG, &value) >= 0 ? value != 0 : nil
     }
 }

@@ -85,25 +85,25 @@ extension MPVEngine {
     /// Creates, configures and initializes the handle. Runs on `queue`.
     func start() throws {
         dispatchPrecondition(condition: .onQueue(queue))
-        guard let h = mpv_create() else {
+        guard let h = mpv.create() else {
             throw PlaybackFailure(code: -1, message: "libmpv could not create a player (out of memory?)", operation: "mpv_create")
         }
         do {
             for (name, value) in Self.baseOptions + outputClock.libmpvOptions {
-                try PlaybackFailure.check(mpv_set_option_string(h, name, value), "option \(name)=\(value)")
+                try mpv.check(mpv.set_option_string(h, name, value), "option \(name)=\(value)")
             }
-            try PlaybackFailure.check(mpv_initialize(h), "mpv_initialize")
-            try PlaybackFailure.check(mpv_request_log_messages(h, Self.mpvLogLevel(for: logger.logLevel)), "request log messages")
+            try mpv.check(mpv.initialize(h), "mpv_initialize")
+            try mpv.check(mpv.request_log_messages(h, Self.mpvLogLevel(for: logger.logLevel)), "request log messages")
             for property in ObservedProperty.allCases {
-                try PlaybackFailure.check(
-                    mpv_observe_property(h, property.rawValue, property.name, property.format),
+                try mpv.check(
+                    mpv.observe_property(h, property.rawValue, property.name, property.format),
                     "observe \(property.name)")
             }
             // The duration is read while libmpv waits in this hook: read at FILE_LOADED, it is
             // gone when an unpaced output has already played the file to its end.
-            try PlaybackFailure.check(mpv_hook_add(h, 0, Self.preloadedHook, 0), "add hook \(Self.preloadedHook)")
+            try mpv.check(mpv.hook_add(h, 0, Self.preloadedHook, 0), "add hook \(Self.preloadedHook)")
         } catch {
-            mpv_terminate_destroy(h)
+            mpv.terminate_destroy(h)
             throw error
         }
         handle = h
@@ -126,7 +126,7 @@ extension MPVEngine {
     func close() {
         dispatchPrecondition(condition: .onQueue(queue))
         guard let h = handle else { return }
-        mpv_set_wakeup_callback(h, nil, nil)
+        mpv.set_wakeup_callback(h, nil, nil)
         drainEvents()
         resumeSeekWaiters(throwing: PlaybackFailure.engineClosed)
         if let draining = state.draining {
@@ -136,7 +136,7 @@ extension MPVEngine {
         }
         state = State()
         outputClock.releaseOutput()
-        mpv_terminate_destroy(h)
+        mpv.terminate_destroy(h)
         handle = nil
         outputClock.finish()
         finishSubscribers()

@@ -16,6 +16,8 @@ import Synchronization
 public final class MPVEngine: PlaybackEngine, @unchecked Sendable {
     /// The one queue that guards `handle` and `state`.
     let queue = DispatchQueue(label: "notiplay.mpv")
+    /// libmpv's client API: `mpv.create()` calls `mpv_create`.
+    let mpv: notiplay_mpv_functions
     /// The libmpv handle; `nil` after shutdown. Guarded by `queue`.
     var handle: OpaquePointer?
     /// What the engine knows of the current file. Guarded by `queue`.
@@ -81,7 +83,8 @@ public final class MPVEngine: PlaybackEngine, @unchecked Sendable {
     ///   - logger: Receives libmpv's own messages (which never reach the terminal directly).
     ///   - positionInterval: The least time between two `position` events while audio plays
     ///     (default 250 ms).
-    /// - Throws: ``PlaybackFailure`` if libmpv cannot be created or refuses an option.
+    /// - Throws: ``LibmpvUnavailable`` if libmpv cannot be loaded (``Libmpv/load(_:)``, which
+    ///   this calls), ``PlaybackFailure`` if it cannot create a player or refuses an option.
     public convenience init(
         output: AudioOutput, logger: Logger = Logger(label: "notiplay.playback"),
         positionInterval: Duration = .milliseconds(250)
@@ -92,6 +95,7 @@ public final class MPVEngine: PlaybackEngine, @unchecked Sendable {
     /// A player whose ``AudioOutput/pacedCapture(path:temporaryFolder:)`` paces itself by
     /// `pacingClock` (tests give it a clock that moves only when they move it).
     init(output: AudioOutput, logger: Logger, positionInterval: Duration, pacingClock: any PacingClock) throws {
+        mpv = try Libmpv.load().functions
         self.output = output
         self.positionInterval = positionInterval
         self.logger = logger
@@ -107,7 +111,7 @@ public final class MPVEngine: PlaybackEngine, @unchecked Sendable {
         }
         box.engine = self
         if let handle {
-            queue.sync { mpv_set_wakeup_callback(handle, mpvWakeup, wakeupBox.toOpaque()) }
+            queue.sync { mpv.set_wakeup_callback(handle, mpvWakeup, wakeupBox.toOpaque()) }
         }
         outputClock.attach(to: self)
         // Events queued before the callback existed (initial property values) woke nobody.
@@ -117,9 +121,9 @@ public final class MPVEngine: PlaybackEngine, @unchecked Sendable {
     deinit {
         // No queue work can be pending: every block on `queue` holds a strong reference.
         if let handle {
-            mpv_set_wakeup_callback(handle, nil, nil)
+            mpv.set_wakeup_callback(handle, nil, nil)
             outputClock.releaseOutput()
-            mpv_terminate_destroy(handle)
+            mpv.terminate_destroy(handle)
         }
         outputClock.finish()
         wakeupBox.release()

@@ -142,6 +142,8 @@ public final class NotificationTestHost {
             }
         do {
             engine = try MPVEngine(output: output)
+        } catch let error as LibmpvUnavailable {
+            throw NotiplayError(.unavailable, "\(error)")
         } catch {
             throw NotiplayError(.unavailable, "libmpv cannot start: \(error)")
         }
