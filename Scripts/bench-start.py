@@ -131,6 +131,8 @@ def build_spawner(folder):
     compiler = next((c for c in compilers if os.access(c, os.X_OK)), None)
     if compiler is None:
         fail("no C compiler found (the Swift toolchain's clang, or cc) for the measuring helper")
+    global COMPILER
+    COMPILER = compiler
     source = os.path.join(folder, "spawner.c")
     with open(source, "w") as f:
         f.write(SPAWNER)
@@ -144,6 +146,41 @@ def build_spawner(folder):
 
 
 SPAWNER_PATH = None
+
+# The least a libmpv client can do to play a file, in C, linked with libmpv: the floor for
+# `notiplay play`, since every client pays for loading libmpv's libraries as mpv itself does.
+LEAST_CLIENT = r"""
+#include <mpv/client.h>
+int main(int argc, char **argv) {
+    (void)argc;
+    mpv_handle *h = mpv_create();
+    const char *options[][2] = {{"config", "no"}, {"terminal", "no"}, {"vid", "no"}, {"ao", "null"},
+        {"ao-null-untimed", "yes"}, {"load-scripts", "no"}, {"load-stats-overlay", "no"},
+        {"load-osd-console", "no"}, {"load-auto-profiles", "no"}, {"osc", "no"}, {"ytdl", "no"}};
+    for (unsigned i = 0; i < sizeof options / sizeof options[0]; i++)
+        mpv_set_option_string(h, options[i][0], options[i][1]);
+    if (mpv_initialize(h) < 0) return 1;
+    const char *command[] = {"loadfile", argv[1], NULL};
+    if (mpv_command(h, command) < 0) return 1;
+    while (mpv_wait_event(h, -1)->event_id != MPV_EVENT_END_FILE) {}
+    mpv_terminate_destroy(h);
+    return 0;
+}
+"""
+
+
+def build_least_client(folder, compiler):
+    """Builds LEAST_CLIENT; its path, or None (said) when libmpv-dev is not there to link it."""
+    source = os.path.join(folder, "least-client.c")
+    with open(source, "w") as f:
+        f.write(LEAST_CLIENT)
+    binary = os.path.join(folder, "least-client")
+    done = subprocess.run([compiler, "-O2", "-o", binary, source, "-lmpv"], stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True)
+    if done.returncode != 0:
+        print("the least libmpv client did not build (libmpv-dev missing?); leaving it out")
+        return None
+    return binary
 
 
 def measure(argv, stderr=os.devnull):
@@ -179,7 +216,10 @@ def checked(argv, errors):
     return result
 
 
-def commands(binary, floor, mpv):
+COMPILER = None
+
+
+def commands(binary, floor, mpv, least_client=None):
     """The measured commands, in the order they run each round: (label, argv)."""
     rows = [
         ("notiplay --version", [binary, "--version"]),
@@ -191,6 +231,8 @@ def commands(binary, floor, mpv):
     if mpv:
         rows.append(("mpv", [mpv, "--no-config", "--no-video", "--ao=null", "--ao-null-untimed",
                              "--really-quiet", AUDIO]))
+    if least_client:
+        rows.append(("least libmpv client (C)", [least_client, AUDIO]))
     return rows
 
 
@@ -234,6 +276,10 @@ def verdicts(results, have_mpv):
         mpv_ms, mpv_mib = medians(results, "mpv")
         print(f"notiplay play / mpv: time {play_ms / mpv_ms:.2f}x, peak RSS {play_mib / mpv_mib:.2f}x "
               f"(medians)")
+        if "least libmpv client (C)" in results:
+            least_ms, least_mib = medians(results, "least libmpv client (C)")
+            print(f"least libmpv client / mpv: time {least_ms / mpv_ms:.2f}x, peak RSS {least_mib / mpv_mib:.2f}x "
+                  f"(the floor for play: loading libmpv's libraries, which mpv pays too)")
     else:
         print("notiplay play / mpv: not measured (no mpv)")
     floor_ms, floor_mib = medians(results, "static Swift (floor)")
@@ -293,7 +339,8 @@ def main():
         floor = build_floor(folder)
         global SPAWNER_PATH
         SPAWNER_PATH = build_spawner(folder)
-        rows = commands(binary, floor, mpv)
+        least_client = build_least_client(folder, COMPILER)
+        rows = commands(binary, floor, mpv, least_client)
         short = {binary: "notiplay", floor: "floor", mpv: "mpv"}
         print(f"notiplay = {binary}\nfloor = {floor}" + (f"\nmpv = {mpv}" if mpv else ""))
         print("measured commands (stdin, stdout and stderr on /dev/null; Media/ is in " + ROOT + "):")
