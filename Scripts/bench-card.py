@@ -7,7 +7,9 @@ playing the same generated 14 s WAV:
     notiplay deliver PAYLOAD --audio null        (space pressed: the card redraws position/progress)
     mpv --no-config --no-video --ao=null FILE    (its terminal status line on, as by default)
 
-CPU time is the sum of the threads' scheduler run time (/proc/PID/task/*/schedstat, in ns), sampled 1 s after playback starts and 10 s later.
+CPU time is the sum of the threads' scheduler run time (/proc/PID/task/*/schedstat, in ns) over the 10 s
+that start 1 s after playback does, each thread followed every 0.1 s so that one ending in the
+window does not take its counts with it.
 Runs each ROUNDS times, alternating, and prints the medians. Exit 0 if notiplay's median is at
 most mpv's, 1 if not, 2 if something could not run. Standard library, tmux and mpv only.
 
@@ -26,7 +28,6 @@ import time
 import wave
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-TICK = os.sysconf("SC_CLK_TCK")
 
 
 def make_wav(path, seconds=14, rate=44100):
@@ -44,17 +45,31 @@ def tmux(sock, *args):
     return subprocess.run(["tmux", "-L", sock, *args], capture_output=True, text=True, check=True).stdout
 
 
-def cpu_seconds(pid):
-    """CPU time of every thread of `pid`, from the scheduler's nanosecond counts (schedstat),
-    plus what threads that already ended left in /proc/PID/stat (10 ms ticks)."""
-    total = 0
+def thread_times(pid):
+    """Each live thread's scheduler run time in ns (/proc/PID/task/TID/schedstat), by thread id."""
+    times = {}
     for task in os.listdir(f"/proc/{pid}/task"):
         try:
             with open(f"/proc/{pid}/task/{task}/schedstat") as f:
-                total += int(f.read().split()[0])
+                times[task] = int(f.read().split()[0])
         except OSError:
             pass  # the thread ended meanwhile
-    return total / 1e9
+    return times
+
+
+def cpu_seconds_over(pid, seconds, step=0.1):
+    """CPU time of every thread of `pid` during the next `seconds`, sampled every `step`.
+
+    A thread that ends in the window (a dispatch worker that idled out, say) takes its counts with
+    it, so a plain difference of sums can even go negative: each thread counts from its first
+    sample (0 when it started in the window) to its last."""
+    first = thread_times(pid)
+    last = dict(first)
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        time.sleep(step)
+        last.update(thread_times(pid))
+    return sum(value - first.get(tid, 0) for tid, value in last.items()) / 1e9
 
 
 def child_pid(shell_pid, name):
@@ -80,9 +95,7 @@ def measure(command, keys, sock, ready):
         if pid is None:
             raise RuntimeError(f"{command}: process not found")
         time.sleep(1.0)
-        start = cpu_seconds(pid)
-        time.sleep(10.0)
-        return cpu_seconds(pid) - start
+        return cpu_seconds_over(pid, 10.0)
     finally:
         subprocess.run(["tmux", "-L", sock, "kill-server"], capture_output=True)
 
