@@ -99,8 +99,10 @@ extension RealEngine {
                 ext.mediaPlay()
                 try await card.playback("started", since: mark)
                 #expect(!card.session.canSeek)
-                // Paused by the extension, the position stands still: a seek that got through would
-                // move it, however long anything took.
+                // Paused by the extension, the position stands still but for what the output had
+                // already taken when the pause landed (at most its 0.2 s buffer, `ao-null-buffer`:
+                // a pause right at the start reads 0 at once and the first block's end a moment
+                // later). A seek that got through would move it by 5 s, however long anything took.
                 let pausing = card.mark
                 ext.mediaPause()
                 try await card.playback("paused", since: pausing)
@@ -110,7 +112,7 @@ extension RealEngine {
                 card.session.handle(.seekBy(5))
                 await card.settle()
                 let now = try #require(await card.engine.position())
-                #expect(now == before, "moved from \(before) to \(now)")
+                #expect(abs(now - before) <= 0.25, "moved from \(before) to \(now)")
                 #expect(card.session.log.events.count == seeked.session)
             }
         }
