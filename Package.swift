@@ -43,6 +43,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // libmpv's client API loaded with dlopen when the first engine starts: its headers come
@@ -68,6 +70,15 @@ let package = Package(
             ]
         ),
         .target(name: "NotiplayViews", dependencies: ["NotiplayCore"]),
+        .target(
+            name: "NotiplayCenter",
+            dependencies: [
+                "NotiplayCore", "NotiplaySystem",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
         .target(
             name: "NotiplayTerminal",
             dependencies: [
@@ -123,6 +134,7 @@ let package = Package(
             path: "Tests/Support"
         ),
         .testTarget(name: "NotiplayCoreTests", dependencies: ["NotiplayCore", "NotiplayTestSupport"]),
+        .testTarget(name: "NotiplayCenterTests", dependencies: ["NotiplayCenter", "NotiplayCore", "NotiplayTestSupport"]),
         .testTarget(name: "NotiplayScriptTests", dependencies: ["NotiplayScript", "NotiplayTestSupport"]),
         .testTarget(
             name: "NotiplayTerminalTests", dependencies: ["NotiplayTerminal", "Notiplay", "NotiplayViews", "NotiplayCore", "NotiplayTestSupport"], exclude: ["Snapshots"]),

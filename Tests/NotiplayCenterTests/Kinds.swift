@@ -1,0 +1,3 @@
+import Testing
+
+// The center's tests use a real SQLite file and real Unix sockets in scratch folders.
