@@ -100,7 +100,8 @@ struct TerminalCardTests {
 
     /// Without a verdict on time: the tone is 90 s long, and while it plays the keys jump 30 s
     /// (six presses), farther than it plays by itself within the 20 s each wait allows; paused,
-    /// the clock stands still, so one press must move it by exactly 5 s.
+    /// the clock stands still, so one press must move it by 5 s, give or take the clock's whole
+    /// second.
     @Test("→ moves the clock 5 s on and ← back, playing or paused")
     func seekKeys() async throws {
         defer { E2E.remove(scratch) }
@@ -116,28 +117,40 @@ struct TerminalCardTests {
             (Self.clock($0) ?? 0) >= start + 30
         })
         let far = try #require(Self.clock(on))
-        for _ in 0..<6 { try await pane.keys("Left") }
-        // Playing by itself, the clock never goes back.
-        try await pane.expectScreen("← did not move the clock back while playing", timeout: 20) { (Self.clock($0) ?? .max) < far }
 
+        // Paused 30 s or more in (no seek reaches the start), the clock stands still (a position
+        // update already under way may add a second to what shows now); → ← → then move it by
+        // 5 s each, on and back and on. The clock shows whole seconds, rounded down; after the
+        // pause the position settles by what the output had buffered (up to 0.2 s), and libmpv
+        // lands a seek within a decoded block of its target: a step can show as 4 or 6, while a
+        // press handled twice (10) or not at all (0) cannot.
         try await pane.keys("Space")
         let paused = try #require(try await pane.expectScreen("space did not pause") { $0.contains("▶") && !$0.contains("⏸") })
-        // Paused, the clock stands still (a position update already under way may add a second
-        // to what shows now); → ← → then move it by exactly 5 s each, on and back and on.
         let stopped = try #require(Self.clock(paused))
+        #expect(stopped >= far, "paused at \(stopped), before \(far)")
         try await pane.keys("Right")
         let moved = try #require(try await pane.expectScreen("→ did not move the clock on while paused") {
-            (Self.clock($0) ?? 0) >= stopped + 5
+            (Self.clock($0) ?? 0) >= stopped + 4
         })
         let ahead = try #require(Self.clock(moved))
         try await pane.keys("Left")
         let back = try await pane.expectScreen("← did not move the clock back while paused") { (Self.clock($0) ?? .max) < ahead }
         let behind = try #require(back.flatMap(Self.clock))
-        #expect(ahead - behind == 5, "← moved the clock from \(ahead) to \(behind)")
+        #expect((4...6).contains(ahead - behind), "← moved the clock from \(ahead) to \(behind)")
         try await pane.keys("Right")
         let again = try await pane.expectScreen("→ did not move the clock on again while paused") { (Self.clock($0) ?? 0) > behind }
-        #expect(again.flatMap(Self.clock) == behind + 5, "→ moved the clock from \(behind) to \(String(describing: again.flatMap(Self.clock)))")
+        let onAgain = try #require(again.flatMap(Self.clock))
+        #expect((4...6).contains(onAgain - behind), "→ moved the clock from \(behind) to \(onAgain)")
         #expect(back?.contains("▶") == true, "still paused")
+
+        // Playing again, ← six times moves it back, which playing by itself never does.
+        let resumedAt = onAgain
+        try await pane.keys("Space")
+        _ = try #require(try await pane.expectScreen("space did not play again") { $0.contains("⏸") })
+        for _ in 0..<6 { try await pane.keys("Left") }
+        try await pane.expectScreen("← did not move the clock back while playing", timeout: 20) {
+            (Self.clock($0) ?? .max) < resumedAt
+        }
         try await pane.keys("q")
         try await expectRestored(pane, exit: "0")
     }
