@@ -24,6 +24,22 @@ package protocol CardDriver {
     func present(_ session: PresentationSession, keys: KeyScript) async -> CardEnd
 }
 
+/// The notification center's cards, for a driver that shows one at a time: the shown card's
+/// session (none while nothing waits), the line under it, and the moves between cards.
+@MainActor
+package protocol CardDeck: AnyObject {
+    /// The session whose card is shown; `nil` while there is none.
+    var shownSession: PresentationSession? { get }
+    /// The line under the card (how many others wait), or what to show while there is no card.
+    var deckStatus: String? { get }
+    /// Shows the next card (`step` 1) or the previous (-1); returns the session shown now.
+    func move(by step: Int) -> PresentationSession?
+    /// The shown card was dismissed: the deck shows another, or none.
+    func shownCardDismissed()
+    /// Set by the driver; the deck calls it when the shown session or its status changed.
+    var onDeckChange: (@MainActor () -> Void)? { get set }
+}
+
 extension KeyScript.Outcome {
     /// The card's end when a key script ends this way.
     var cardEnd: CardEnd? {

@@ -10,6 +10,8 @@ package enum CardCommand: Sendable, Equatable {
     case quit
     /// Ctrl-C: the presentation ends as interrupted.
     case interrupt
+    /// n or N: the next or the previous card of the center's queue (nothing on a single card).
+    case otherCard(step: Int)
 }
 
 /// The one table of keys: what each key does on a card, for the keyboard and for a key script
@@ -21,7 +23,8 @@ package enum KeyBindings {
     /// What `key` does on a card; `nil` when it does nothing.
     ///
     /// space or p: the media button; 1–9: actions; Enter: the default action; Esc or d: dismiss;
-    /// t: touch the content; ← and →: 5 s back or on; q or Ctrl-D: quit; Ctrl-C: interrupt.
+    /// t: touch the content; ← and →: 5 s back or on; n and N: the next and previous card (the
+    /// center's queue); q or Ctrl-D: quit; Ctrl-C: interrupt.
     package static func command(for key: Key) -> CardCommand? {
         switch key {
         case .space, .character("p"): .input(.media)
@@ -30,6 +33,8 @@ package enum KeyBindings {
         case .escape, .character("d"): .input(.dismiss)
         case .left: .input(.seekBy(-seekStep))
         case .right: .input(.seekBy(seekStep))
+        case .character("n"): .otherCard(step: 1)
+        case .character("N"): .otherCard(step: -1)
         case .character("q"), .controlD: .quit
         case .controlC: .interrupt
         case .character(let c):
@@ -39,7 +44,7 @@ package enum KeyBindings {
     }
 
     /// The key a key script names: `space`, `p`, `1`–`9`, `enter` (or `return`), `esc` (or
-    /// `escape`), `d`, `q`, `tap` (t), `left` (or ←), `right` (or →).
+    /// `escape`), `d`, `q`, `n`, `N`, `tap` (t), `left` (or ←), `right` (or →).
     package static func key(named name: String) -> Key? {
         switch name {
         case "space": .space
@@ -48,12 +53,12 @@ package enum KeyBindings {
         case "tap": .character("t")
         case "left", "←": .left
         case "right", "→": .right
-        case "p", "d", "q": .character(Character(name))
+        case "p", "d", "q", "n", "N": .character(Character(name))
         default:
             if name.count == 1, let digit = Int(name), (1...9).contains(digit) { .character(Character(name)) } else { nil }
         }
     }
 
     /// The key names a key script accepts, for messages.
-    package static let names = "space, p, 1-9, enter, esc, d, q, tap, left, right"
+    package static let names = "space, p, 1-9, enter, esc, d, q, n, N, tap, left, right"
 }

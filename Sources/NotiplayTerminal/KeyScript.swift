@@ -79,9 +79,13 @@ package struct KeyScript: Sendable, Equatable {
         case interrupted
     }
 
-    /// Feeds the steps to `session`, in order.
+    /// Feeds the steps to `session`, in order. `n` and `N` ask `moveCard` for the next or previous
+    /// card's session (the center's queue) and go on with it; without `moveCard` they do nothing.
     @MainActor
-    package func run(on session: PresentationSession) async -> Outcome {
+    package func run(
+        on session: PresentationSession, moveCard: (@MainActor (Int) -> PresentationSession?)? = nil
+    ) async -> Outcome {
+        var session = session
         for step in steps {
             switch step {
             case .key(let key):
@@ -89,6 +93,8 @@ package struct KeyScript: Sendable, Equatable {
                 case .input(let input)?:
                     session.handle(input)
                     await Task.yield()
+                case .otherCard(let step)?:
+                    if let moved = moveCard?(step) { session = moved }
                 case .quit?: return .quit
                 case .interrupt?: return .interrupted
                 case nil: break

@@ -21,15 +21,32 @@ package struct TerminalCardDriver: CardDriver {
     }
 
     package func present(_ session: PresentationSession, keys: KeyScript) async -> CardEnd {
-        let card = TerminalCardScreen(session: session, output: output, environment: environment)
+        let card = TerminalCardScreen(source: .single(session), output: output, environment: environment)
+        return await card.run(input: input, keys: keys)
+    }
+
+    /// Shows `deck`'s cards one at a time until the person quits or an interrupt comes: n and N
+    /// move between them, a dismissed card gives way to the next, and while none waits the
+    /// deck's status shows alone.
+    package func present(deck: any CardDeck, keys: KeyScript) async -> CardEnd {
+        let card = TerminalCardScreen(source: .deck(deck), output: output, environment: environment)
         return await card.run(input: input, keys: keys)
     }
 }
 
-/// The state of one card on a terminal while it is shown.
+/// What a terminal screen shows: one session, or a deck's shown one.
+@MainActor
+private enum CardSource {
+    case single(PresentationSession)
+    case deck(any CardDeck)
+}
+
+/// The state of a card on a terminal while it is shown (a deck's cards, one after another).
 @MainActor
 private final class TerminalCardScreen {
-    private let session: PresentationSession
+    private let source: CardSource
+    /// The session whose hooks are set (onChange, the log's observer).
+    private var hooked: PresentationSession?
     private let terminal = TerminalGuard()
     private let output: Int32
     private let environment: [String: String]
@@ -41,8 +58,8 @@ private final class TerminalCardScreen {
     private var notice: String?
     private var drawPending = false
 
-    init(session: PresentationSession, output: Int32, environment: [String: String]) {
-        self.session = session
+    init(source: CardSource, output: Int32, environment: [String: String]) {
+        self.source = source
         self.output = output
         self.environment = environment
         colors = ColorMode.detect(environment: environment, isTerminal: true)
@@ -66,13 +83,13 @@ private final class TerminalCardScreen {
         }
         defer { events.stop() }
 
-        session.onChange = { [weak self] in self?.requestDraw() }
-        session.log.observe { [weak self] logged in self?.observe(logged.event) }
-        // A notice recorded before the card showed (no sound device, a media fetch that failed).
-        for logged in session.log.events { observe(logged.event) }
+        if case .deck(let deck) = source {
+            deck.onDeckChange = { [weak self] in self?.shownChanged() }
+        }
+        hook(session)
         draw()
-        if let end = await keys.run(on: session).cardEnd { return end }
-        if session.isDismissed { return .closed }
+        if let session, let end = await keys.run(on: session, moveCard: moveCard).cardEnd { return end }
+        if let end = afterInput() { return end }
 
         for await event in events {
             switch event {
@@ -87,14 +104,70 @@ private final class TerminalCardScreen {
             case .endOfInput:
                 return .closed
             }
-            if session.isDismissed { return .closed }
+            if let end = afterInput() { return end }
         }
         return .closed
+    }
+
+    /// The session shown now.
+    private var session: PresentationSession? {
+        switch source {
+        case .single(let session): session
+        case .deck(let deck): deck.shownSession
+        }
+    }
+
+    /// Sets the redraw and notice hooks on `session` (once per session).
+    private func hook(_ session: PresentationSession?) {
+        guard let session, session !== hooked else { return }
+        hooked = session
+        notice = nil
+        session.onChange = { [weak self] in self?.requestDraw() }
+        session.log.observe { [weak self, weak session] logged in
+            guard let self, let session, session === self.session else { return }
+            self.observe(logged.event)
+        }
+        // A notice recorded before the card showed (no sound device, a media fetch that failed).
+        for logged in session.log.events { observe(logged.event) }
+    }
+
+    /// After a key or an event: a single card that was dismissed ends; a deck shows its next.
+    private func afterInput() -> CardEnd? {
+        guard let session, session.isDismissed else { return nil }
+        switch source {
+        case .single: return .closed
+        case .deck(let deck):
+            deck.shownCardDismissed()
+            return nil
+        }
+    }
+
+    /// The deck's shown card or its status changed: draw whatever shows now, from scratch.
+    private func shownChanged() {
+        prompt = nil
+        hook(session)
+        renderer.invalidate()
+        draw()
+    }
+
+    /// The next or previous card of a deck (`nil` on a single card).
+    private func moveCard(_ step: Int) -> PresentationSession? {
+        guard case .deck(let deck) = source else { return nil }
+        let moved = deck.move(by: step)
+        shownChanged()
+        return moved
     }
 
     /// What a key does; the end of the card when it ends it.
     private func handle(_ key: Key) -> CardEnd? {
         if prompt != nil { return type(key) }
+        guard let session else {
+            switch KeyBindings.command(for: key) {
+            case .quit?: return .closed
+            case .interrupt?: return .interrupted(signal: 2)
+            default: return nil
+            }
+        }
         switch KeyBindings.command(for: key) {
         case .input(.action(let number, _))?:
             guard session.actions.indices.contains(number - 1) else { break }
@@ -106,6 +179,7 @@ private final class TerminalCardScreen {
                 session.handle(.action(number))
             }
         case .input(let input)?: session.handle(input)
+        case .otherCard(let step)?: _ = moveCard(step)
         case .quit?: return .closed
         case .interrupt?: return .interrupted(signal: 2)
         case nil: break
@@ -119,7 +193,7 @@ private final class TerminalCardScreen {
         switch key {
         case .enter:
             prompt = nil
-            session.handle(.action(typing.number, text: typing.text))
+            session?.handle(.action(typing.number, text: typing.text))
         case .escape:
             prompt = nil
         case .backspace:
@@ -163,7 +237,18 @@ private final class TerminalCardScreen {
         drawPending = false
         guard terminal.isEntered else { return }
         let promptLine = prompt.map { "\($0.title): \($0.text)" }
-        let card = CardLayout.render(session.card(prompt: promptLine, status: notice), width: size.columns)
+        var deckStatus: String?
+        if case .deck(let deck) = source { deckStatus = deck.deckStatus }
+        guard let session else {
+            var screen = Grid(width: size.columns, height: size.rows)
+            _ = screen.put(deckStatus ?? "", row: 0, column: 0, limit: size.columns)
+            let bytes = renderer.render(screen, mode: colors, glyphs: glyphs)
+            if !bytes.isEmpty && !terminal.write(frame: bytes) { renderer.invalidate() }
+            return
+        }
+        let status = [notice, deckStatus].compactMap { $0 }.joined(separator: " · ")
+        let card = CardLayout.render(
+            session.card(prompt: promptLine, status: status.isEmpty ? nil : status), width: size.columns)
         // The frame is the card itself (the rest of the screen stays blank): a smaller diff.
         var screen = card
         if card.height > size.rows {
