@@ -52,9 +52,9 @@ public struct FrameReader: Sendable {
         let length = buffer[start..<start + CenterProtocol.headerLength].reduce(0) { $0 << 8 | Int($1) }
         guard length <= maximumLength else { throw .oversized(length: length, limit: maximumLength) }
         let end = start + CenterProtocol.headerLength + length
+        // Not reserved ahead: a peer that announces 16 MiB and sends nothing costs nothing.
         guard buffer.count >= end else {
             compact()
-            buffer.reserveCapacity(start + CenterProtocol.headerLength + length)
             return nil
         }
         let frame = Array(buffer[(start + CenterProtocol.headerLength)..<end])
