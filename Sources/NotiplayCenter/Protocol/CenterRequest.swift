@@ -50,7 +50,7 @@ public struct CenterRequest: Sendable, Equatable {
 }
 
 /// One kind of request, with the type of its successful reply: what ``CenterClient`` sends
-/// with ``CenterClient/perform(_:timeout:)``.
+/// with its `perform(_:timeout:)`.
 public protocol CenterOperation: Codable, Sendable, Equatable {
     /// What a successful reply to it holds.
     associatedtype Reply: Codable, Sendable, Equatable

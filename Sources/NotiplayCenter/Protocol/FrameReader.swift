@@ -1,6 +1,6 @@
 /// Cuts a byte stream into frames: a 4-byte big-endian length, then that many bytes.
 ///
-/// Feed it bytes as they arrive, in chunks of any size, with ``append(_:)``, then take the
+/// Feed it bytes as they arrive, in chunks of any size, with `append(_:)`, then take the
 /// complete frames with ``nextFrame()`` until it returns `nil`. Only the length is checked here
 /// (against ``CenterProtocol/maximumFrameLength``, as soon as the header is in); the body's
 /// UTF-8 and JSON are checked when the message is decoded (``CenterMessageCodec``), off the

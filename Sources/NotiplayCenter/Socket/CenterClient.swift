@@ -163,21 +163,22 @@ public final class CenterClient: Sendable {
 
     // MARK: async
 
-    /// Connects to the server at `path` (``connect(to:timeout:)`` on a thread of its own).
+    /// Connects to the server at `path` (the blocking `connect(to:timeout:)` on a thread of
+    /// its own).
     public static func connect(to path: String, timeout: Duration = .seconds(5)) async throws(CenterSocketError) -> CenterClient {
         try await offThread { () throws(CenterSocketError) in try connect(to: path, timeout: timeout) }
     }
 
-    /// Sends `operation` and waits for its reply (``perform(_:timeout:)`` on a thread of its
-    /// own); cancelling the task shuts the connection.
+    /// Sends `operation` and waits for its reply (the blocking `perform(_:timeout:)` on a
+    /// thread of its own); cancelling the task shuts the connection.
     public func perform<Operation: CenterOperation>(
         _ operation: Operation, timeout: Duration = .seconds(30)
     ) async throws(CenterSocketError) -> Operation.Reply {
         try await interruptible { () throws(CenterSocketError) in try self.perform(operation, timeout: timeout) }
     }
 
-    /// The next event pushed to this connection (``nextEvent(timeout:)`` on a thread of its
-    /// own); cancelling the task shuts the connection.
+    /// The next event pushed to this connection (the blocking `nextEvent(timeout:)` on a
+    /// thread of its own); cancelling the task shuts the connection.
     public func nextEvent(timeout: Duration? = nil) async throws(CenterSocketError) -> CenterEvent {
         try await interruptible { () throws(CenterSocketError) in try self.nextEvent(timeout: timeout) }
     }
@@ -281,7 +282,7 @@ public final class CenterClient: Sendable {
     }
 }
 
-/// Any reply, unread: what ``CenterClient/nextEvent(timeout:)`` decodes replies as.
+/// Any reply, unread: what `CenterClient.nextEvent(timeout:)` decodes replies as.
 private struct IgnoredReply: Decodable, Sendable, Equatable {
     init(from decoder: any Decoder) throws {}
 }

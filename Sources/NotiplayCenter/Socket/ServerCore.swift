@@ -117,7 +117,8 @@ final class ServerCore: Sendable {
         case .request(let request):
             var reply = await handler(request, peer)
             if !reply.answers(request.operation) {
-                reply = .failure(CenterFailure(.internal, "the server answered \(request.operation.name) with the wrong kind of reply"))
+                let name = request.operation.name
+                reply = .failure(CenterFailure(.internal, "the server answered \(name) with the wrong kind of reply"))
             }
             post(.replied(peer.connection, frame: Self.frame(reply, to: request.id), closeAfter: false))
         }

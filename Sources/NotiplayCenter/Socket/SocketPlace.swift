@@ -45,7 +45,8 @@ enum SocketPlace {
         }
         guard status.type == .directory else {
             let found = status.type == .symbolicLink ? "a symbolic link" : describe(status.type)
-            throw .unsafeFolder(path: folder, reason: "is \(found), not a folder; the socket's folder must be a real folder of yours, mode 0700")
+            throw .unsafeFolder(
+                path: folder, reason: "is \(found), not a folder; the socket's folder must be a real folder of yours, mode 0700")
         }
         guard status.userID.rawValue == owner else {
             throw .unsafeFolder(path: folder, reason: """
