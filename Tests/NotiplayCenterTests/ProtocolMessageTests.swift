@@ -12,6 +12,7 @@ import Testing
         .send(SendOperation(payload: "{}", app: "Kitchen")),
         .list(ListOperation()),
         .list(ListOperation(state: .pending)),
+        .list(ListOperation(state: .removed)),
         .remove(RemoveOperation(.identifiers(["a", "b"]))),
         .remove(RemoveOperation(.all, state: .delivered)),
         .history(HistoryOperation(limit: 7)),

@@ -26,7 +26,7 @@ public struct CenterRequest: Sendable, Equatable {
         case list(ListOperation)
         /// `remove`: take notifications away.
         case remove(RemoveOperation)
-        /// `history`: the latest notifications, dismissed ones included.
+        /// `history`: the latest notifications, those that ended included.
         case history(HistoryOperation)
         /// `ping`: is a server there, and which versions does it speak?
         case ping(PingOperation)

@@ -10,8 +10,11 @@ public enum NotificationState: String, Codable, Sendable, CaseIterable {
     case pending
     /// Delivered: shown, or in the queue of cards to show.
     case delivered
-    /// Dismissed or removed: only in the history now.
+    /// Dismissed by the user: only in the history now.
     case dismissed
+    /// Removed by a program (`remove`), or replaced by a notification with the same
+    /// identifier: only in the history now.
+    case removed
 }
 
 /// `send`: store a notification durably and deliver it, or schedule it when its payload has a
@@ -180,7 +183,8 @@ public struct RemoveOperation: CenterOperation {
     }
 }
 
-/// `history`: the latest notifications, newest first, dismissed ones included.
+/// `history`: the latest notifications, newest first, those that ended (dismissed or removed)
+/// included.
 public struct HistoryOperation: CenterOperation {
     /// The reply: the notifications.
     public typealias Reply = HistoryReply
