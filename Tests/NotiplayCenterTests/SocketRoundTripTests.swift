@@ -166,6 +166,21 @@ import Testing
         await #expect(throws: CenterSocketError.cancelled) { try await waiting.value }
     }
 
+    @Test func aReplyThatCameTooLateIsSkippedByTheNextRequest() async throws {
+        let center = try TestCenter()
+        defer { center.finish() }
+        let client = try await CenterClient.connect(to: center.path)
+        defer { client.close() }
+        // The handler holds the send until released: the client's wait ends first, whatever the
+        // machine's speed.
+        await #expect(throws: CenterSocketError.timedOut(waitingFor: "reply to send", after: .milliseconds(50))) {
+            try await client.perform(SendOperation(payload: "{}", app: "A", identifier: "hold"), timeout: .milliseconds(50))
+        }
+        await center.handler.waitUntilHolding()
+        center.handler.release()
+        #expect(try await client.perform(PingOperation()).pid == getpid())
+    }
+
     @Test func aWaitForAnEventTimesOut() async throws {
         let center = try TestCenter()
         defer { center.finish() }

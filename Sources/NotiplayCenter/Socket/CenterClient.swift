@@ -110,12 +110,17 @@ public final class CenterClient: Sendable {
             }
             while true {
                 let body = try readFrame(&state, deadline: deadline, timeout: timeout, waitingFor: waitingFor)
-                switch try decode(body, as: Operation.Reply.self) {
-                case .reply(let replyID, let result) where replyID == id || replyID == nil:
-                    switch result {
-                    case .success(let reply): return reply
-                    case .failure(let failure): throw .failed(failure)
+                // The envelope first: a late reply to an earlier request is not read as this one's.
+                switch try decode(body, as: IgnoredReply.self) {
+                case .reply(let replyID, _) where replyID == id || replyID == nil:
+                    switch try decode(body, as: Operation.Reply.self) {
+                    case .reply(_, .success(let reply)): return reply
+                    case .reply(_, .failure(let failure)): throw .failed(failure)
+                    case .malformed(let reason): throw .protocolViolation(reason)
+                    case .event, .unknownEvent: throw .protocolViolation("a reply read as an event")
                     }
+                case .reply(let replyID?, _) where replyID < id:
+                    continue  // the late reply to an earlier request whose wait timed out
                 case .reply(let replyID, _):
                     throw .protocolViolation("a reply to request \(replyID ?? 0) came while waiting for \(id)")
                 case .event(let event): state.events.append(event)
@@ -142,7 +147,8 @@ public final class CenterClient: Sendable {
                 switch try decode(body, as: IgnoredReply.self) {
                 case .event(let event): return event
                 case .unknownEvent: continue
-                case .reply(let id, .failure(let failure)) where id == nil: throw .failed(failure)
+                case .reply(nil, .failure(let failure)): throw .failed(failure)
+                case .reply(let id?, _) where id < state.nextID: continue  // late: its wait timed out
                 case .reply(let id, _): throw .protocolViolation("a reply to request \(id ?? 0) came while waiting for an event")
                 case .malformed(let reason): throw .protocolViolation(reason)
                 }
