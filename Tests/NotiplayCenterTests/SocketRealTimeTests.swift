@@ -1,0 +1,55 @@
+@testable import NotiplayCenter
+import NotiplayTestSupport
+import Testing
+
+/// The real-time lane of this module: alone, one test at a time, after the rest
+/// (`swift test --filter '\.RealTime/' --no-parallel`; Tests/Support/Tags.swift).
+// Declared here, with the socket's real-time checks, until the module's Kinds.swift has it.
+@Suite(.serialized, .tags(.realTime)) enum RealTime {}
+
+extension RealTime {
+    /// What 1,000 silent connections cost the server: nothing while they say nothing, and no
+    /// delay to a client beside them.
+    @Suite struct SocketRealTimeTests {
+        static func openSilentConnections(_ center: TestCenter, count: Int) async throws -> [RawConnection] {
+            allowDescriptors(2 * count)
+            var silent: [RawConnection] = []
+            for _ in 0..<count { silent.append(try RawConnection(path: center.path)) }
+            #expect(await center.log.wait { ActivityLog.acceptedCount($0) == count })
+            return silent
+        }
+
+        /// Catches a loop whose cost grows with the connections it serves (a thread, a timer or
+        /// a busy scan per connection): a round trip on this machine takes well under 1 ms
+        /// alone; 100 ms holds on a loaded 2-core machine.
+        @Test func aRoundTripTakesUnder100MillisecondsBeside1000SilentConnections() async throws {
+            let center = try TestCenter()
+            defer { center.finish() }
+            let silent = try await Self.openSilentConnections(center, count: 1000)
+            defer { for connection in silent { connection.close() } }
+            let clock = ContinuousClock()
+            var slowest = Duration.zero
+            for _ in 0..<10 {
+                let took = try await clock.measure {
+                    let client = try await CenterClient.connect(to: center.path)
+                    defer { client.close() }
+                    _ = try await client.perform(PingOperation())
+                }
+                slowest = max(slowest, took)
+            }
+            #expect(slowest < .milliseconds(100), "the slowest of 10 round trips took \(slowest)")
+        }
+
+        /// Catches a poll loop that wakes on a timer (or for silent connections): in half a
+        /// second of silence the server's thread does not wake at all.
+        @Test func anIdleServerDoesNotWake() async throws {
+            let center = try TestCenter()
+            defer { center.finish() }
+            let silent = try await Self.openSilentConnections(center, count: 1000)
+            defer { for connection in silent { connection.close() } }
+            let before = center.server.wakeCount
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(center.server.wakeCount == before, "the server woke \(center.server.wakeCount - before) times while idle")
+        }
+    }
+}
