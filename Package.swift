@@ -134,7 +134,14 @@ let package = Package(
             path: "Tests/Support"
         ),
         .testTarget(name: "NotiplayCoreTests", dependencies: ["NotiplayCore", "NotiplayTestSupport"]),
-        .testTarget(name: "NotiplayCenterTests", dependencies: ["NotiplayCenter", "NotiplayCore", "NotiplayTestSupport"]),
+        .testTarget(
+            name: "NotiplayCenterTests",
+            dependencies: [
+                "NotiplayCenter", "NotiplayCore", "NotiplayTestSupport",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            exclude: ["Fixtures"]
+        ),
         .testTarget(name: "NotiplayScriptTests", dependencies: ["NotiplayScript", "NotiplayTestSupport"]),
         .testTarget(
             name: "NotiplayTerminalTests", dependencies: ["NotiplayTerminal", "Notiplay", "NotiplayViews", "NotiplayCore", "NotiplayTestSupport"], exclude: ["Snapshots"]),

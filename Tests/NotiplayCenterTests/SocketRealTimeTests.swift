@@ -2,11 +2,6 @@
 import NotiplayTestSupport
 import Testing
 
-/// The real-time lane of this module: alone, one test at a time, after the rest
-/// (`swift test --filter '\.RealTime/' --no-parallel`; Tests/Support/Tags.swift).
-// Declared here, with the socket's real-time checks, until the module's Kinds.swift has it.
-@Suite(.serialized, .tags(.realTime)) enum RealTime {}
-
 extension RealTime {
     /// What 1,000 silent connections cost the server: nothing while they say nothing, and no
     /// delay to a client beside them.
