@@ -53,6 +53,18 @@ struct StoreRoundTripTests {
         }
     }
 
+    @Test("with the system's clock too, what each operation returns equals what is read back")
+    func systemClock() throws {
+        try withScratchFolder { folder in
+            let store = try CenterStore.open(folder: folder)
+            var returned: [StoredNotification] = []
+            for index in 0..<20 { returned.append(try store.add(.sample("n\(index)", delivery: .pending))) }
+            for index in 0..<10 { returned[index] = try #require(try store.markDelivered("n\(index)")) }
+            for index in 0..<5 { returned[index] = try #require(try store.markDismissed("n\(index)")) }
+            #expect(try store.history(limit: 100) == returned.reversed())
+        }
+    }
+
     @Test("the writing connection is in WAL mode with synchronous = FULL, after opening and reopening")
     func durability() throws {
         try withScratchFolder { folder in

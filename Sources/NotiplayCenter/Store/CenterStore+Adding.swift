@@ -32,7 +32,10 @@ extension CenterStore {
                 try checkJSON(trigger, objectOnly: false, "the trigger of \"\(notification.identifier)\"")
             }
         }
-        let time = now()
+        // The date as the database will give it back (a `Date` keeps seconds since 2001: going
+        // through seconds since 1970 once can round its last bit), so what `add` returns equals
+        // what is read later.
+        let time = Date(timeIntervalSince1970: now().storedValue)
         var written: [AttachmentFolder.Written] = []
         return try write(undo: { written.forEach(attachments.discard) }) { db in
             var stored: [StoredNotification] = []
