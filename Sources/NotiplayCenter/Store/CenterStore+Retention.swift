@@ -1,0 +1,57 @@
+import GRDB
+
+/// Trimming the history, and the attachment files nothing refers to any more.
+extension CenterStore {
+    /// What ``prune(keepingHistory:olderThan:)`` deleted.
+    public struct PruneReport: Sendable, Equatable {
+        /// How many ended notifications were deleted.
+        public var notifications: Int
+        /// How many attachment files were deleted (unreferenced content, and temporary files a
+        /// killed process left).
+        public var files: Int
+
+        /// Creates a report.
+        public init(notifications: Int, files: Int) {
+            self.notifications = notifications
+            self.files = files
+        }
+    }
+
+    /// Deletes ended (dismissed or removed) notifications beyond the newest `count`, or that
+    /// ended longer than `age` ago, then every attachment file no notification left refers to.
+    /// Live notifications are never deleted.
+    ///
+    /// Ended notifications are ranked by when they ended (then by arrival): the `count` that
+    /// ended last are kept, unless older than `age`.
+    /// - Parameters:
+    ///   - count: How many ended notifications to keep at most (0 keeps none).
+    ///   - age: If given, ended notifications that ended longer ago than this are deleted too,
+    ///     measured against the store's clock.
+    /// - Returns: How many notifications and files were deleted.
+    @discardableResult
+    public func prune(keepingHistory count: Int, olderThan age: Duration? = nil) throws(CenterStoreError) -> PruneReport {
+        var condition = """
+            sequence NOT IN (SELECT sequence FROM notification WHERE state IN ('dismissed', 'removed')
+                ORDER BY endedAt DESC, sequence DESC LIMIT ?)
+            """
+        var arguments: StatementArguments = [max(0, count)]
+        if let age {
+            let seconds = Double(age.components.seconds) + Double(age.components.attoseconds) * 1e-18
+            condition += " OR endedAt < ?"
+            arguments += [now().storedValue - seconds]
+        }
+        let deleted = try write { db in
+            try db.execute(
+                sql: "DELETE FROM notification WHERE state IN ('dismissed', 'removed') AND (\(condition))",
+                arguments: arguments)
+            return db.changesCount
+        }
+        // A second transaction, so the files go only once the rows that named them are gone for
+        // good; it holds the write lock, so no `add` is between writing its files and committing.
+        let files = try write { db in
+            let referenced = try String.fetchSet(db, sql: "SELECT DISTINCT sha256 FROM attachment")
+            return try attachments.sweep(keeping: referenced)
+        }
+        return PruneReport(notifications: deleted, files: files)
+    }
+}

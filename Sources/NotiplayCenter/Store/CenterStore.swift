@@ -1,0 +1,165 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+import GRDB
+import NotiplayCore
+
+/// The notification center's durable store: every notification received, live or ended, in an
+/// SQLite database (through GRDB, WAL mode), and their attachments' files beside it.
+///
+/// ## Files
+/// In the folder given to ``open(folder:now:)`` (the command line gives
+/// `$XDG_STATE_HOME/notiplay/`), made with mode 0700 when missing:
+/// - `center.sqlite` (with `-wal` and `-shm` while open): the database, `synchronous = FULL`, so
+///   an operation that returned has reached the disk and survives `kill -9` and a power loss.
+/// - `attachments/SHA256`: each distinct attachment content once, named by the SHA-256 of its
+///   bytes, written, flushed and renamed into place (and the folder flushed) before the
+///   transaction that refers to it commits. ``prune(keepingHistory:olderThan:)`` deletes those
+///   no notification refers to.
+///
+/// ## Schema (version 1, migration `v1: notifications and attachments`)
+/// `notification`, one row per notification received, never updated into another one:
+/// - `sequence INTEGER PRIMARY KEY AUTOINCREMENT`: the order received, never reused.
+/// - `identifier TEXT`: the request's identifier; unique among live rows (a partial unique index
+///   over `state IN ('pending', 'delivered')`), repeated in the history.
+/// - `app TEXT`, `payload TEXT` (the JSON as received), `threadIdentifier TEXT NULL`,
+///   `categoryIdentifier TEXT NULL` (copied out of the payload by the caller), `triggerJSON TEXT NULL`
+///   (a pending request's trigger), `sender TEXT NULL`.
+/// - `state TEXT`: `pending`, `delivered`, `dismissed` or `removed` (``StoredNotification/State``).
+/// - `arrivedAt REAL`, `deliveredAt REAL NULL`, `endedAt REAL NULL`: seconds since 1970 UTC;
+///   `endedAt` is set exactly when the state is dismissed or removed.
+/// - `response TEXT NULL`: the user's response, JSON.
+/// - `replacedBy INTEGER NULL`: for a row replaced by a newer one with the same identifier, that
+///   row's `sequence` (set to null if that row is pruned first).
+///
+/// `attachment`, one row per file attached, deleted with its notification:
+/// `notification` (its `sequence`), `position` (0, 1, … in the order given), `name` (the original
+/// file name), `kind` (the type identifier given), `sha256` (64 lowercase hex digits, the file's
+/// name in `attachments/`), `byteCount`.
+///
+/// ## Replacement
+/// As in Apple's center, adding a notification whose identifier is live (pending or delivered)
+/// replaces that one: in the same transaction the old row becomes `removed`, with `endedAt` now
+/// and `replacedBy` the new row's `sequence`, and stays in the history.
+///
+/// ## Concurrency
+/// Every operation is one transaction; writes are serialized (by GRDB in this process and by
+/// SQLite's lock across processes) and reads see a consistent snapshot beside them. Calls block
+/// the calling thread until done.
+public final class CenterStore: Sendable {
+    /// The store's folder.
+    public let folder: String
+    /// The database file, `center.sqlite` in ``folder``.
+    public let databasePath: String
+    let pool: DatabasePool
+    let attachments: AttachmentFolder
+    let now: @Sendable () -> Date
+
+    private init(folder: String, databasePath: String, pool: DatabasePool, attachments: AttachmentFolder, now: @escaping @Sendable () -> Date) {
+        self.folder = folder
+        self.databasePath = databasePath
+        self.pool = pool
+        self.attachments = attachments
+        self.now = now
+    }
+
+    /// Opens the store in `folder`, making the folder (0700) and the database when missing and
+    /// bringing an older schema up to date.
+    /// - Parameters:
+    ///   - folder: The store's folder.
+    ///   - now: Where the store reads the time it records (arrivals, deliveries, ends) and
+    ///     measures ages against; tests pass a clock of their own.
+    /// - Throws: ``CenterStoreError`` naming the folder or file: ``CenterStoreError/Kind/cannotCreate``
+    ///   when the folder or database cannot be made or written, ``CenterStoreError/Kind/badData``
+    ///   when the database is damaged or from a newer notiplay, ``CenterStoreError/Kind/ioError``
+    ///   when reading or writing fails.
+    public static func open(
+        folder: String, now: @escaping @Sendable () -> Date = { Date() }
+    ) throws(CenterStoreError) -> CenterStore {
+        var folder = folder
+        while folder.count > 1 && folder.hasSuffix("/") { folder.removeLast() }
+        try StoreFiles.makeFolder(folder)
+        let attachments = AttachmentFolder(path: Path.join(folder, "attachments"))
+        try StoreFiles.makeFolder(attachments.path)
+        let databasePath = Path.join(folder, "center.sqlite")
+        let pool: DatabasePool
+        do {
+            pool = try DatabasePool(path: databasePath, configuration: configuration)
+            // GRDB sets `synchronous = NORMAL` when it turns WAL on, after `prepareDatabase`:
+            // set FULL here, on the one writer connection, so a returned write is on the disk.
+            try pool.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA synchronous = FULL")
+                let migrator = StoreSchema.migrator
+                if try migrator.hasBeenSuperseded(db) {
+                    throw CenterStoreError(
+                        .badData, file: databasePath,
+                        "was written by a newer notiplay (its schema has steps this version does not know)")
+                }
+            }
+            try StoreSchema.migrator.migrate(pool)
+        } catch {
+            throw CenterStoreError(database: error, file: databasePath)
+        }
+        try StoreFiles.synchronize(folder: folder)
+        return CenterStore(folder: folder, databasePath: databasePath, pool: pool, attachments: attachments, now: now)
+    }
+
+    /// How every connection is set up.
+    private static var configuration: Configuration {
+        var configuration = Configuration()
+        configuration.label = "notiplay.center"
+        configuration.foreignKeysEnabled = true
+        // Another process writing (a second `serve`) is waited for, not failed at once.
+        configuration.busyMode = .timeout(10)
+        return configuration
+    }
+
+    /// Runs `body` in one write transaction, taking SQLite's write lock at once (`IMMEDIATE`),
+    /// and maps its failure to a ``CenterStoreError``.
+    /// - Parameters:
+    ///   - undo: What to do when the transaction is rolled back (`body` threw or the commit
+    ///     failed), while still holding the write lock: remove the files `body` made.
+    ///   - body: The transaction's work.
+    func write<Value>(undo: () -> Void = {}, _ body: (Database) throws -> Value) throws(CenterStoreError) -> Value {
+        do {
+            return try pool.writeWithoutTransaction { db in
+                var value: Value?
+                do {
+                    try db.inTransaction(.immediate) {
+                        value = try body(db)
+                        return .commit
+                    }
+                } catch {
+                    undo()
+                    throw error
+                }
+                return value!
+            }
+        } catch {
+            throw CenterStoreError(database: error, file: databasePath)
+        }
+    }
+
+    /// Runs `body` on a snapshot of the database and maps its failure to a ``CenterStoreError``.
+    func read<Value: Sendable>(_ body: @Sendable (Database) throws -> Value) throws(CenterStoreError) -> Value {
+        do {
+            return try pool.read(body)
+        } catch {
+            throw CenterStoreError(database: error, file: databasePath)
+        }
+    }
+
+    /// The journal mode and `synchronous` level of the connection that writes (`wal` and 2,
+    /// FULL): what makes a returned write durable, for tests and diagnostics.
+    package func durabilitySettings() throws(CenterStoreError) -> (journalMode: String, synchronous: Int) {
+        do {
+            return try pool.writeWithoutTransaction { db in
+                (try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "", try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1)
+            }
+        } catch {
+            throw CenterStoreError(database: error, file: databasePath)
+        }
+    }
+}
