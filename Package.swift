@@ -73,7 +73,7 @@ let package = Package(
         .target(
             name: "NotiplayCenter",
             dependencies: [
-                "NotiplayCore", "NotiplaySystem",
+                "Notiplay", "NotiplayCore", "NotiplayPlayback", "NotiplaySystem",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SystemPackage", package: "swift-system"),
@@ -137,7 +137,7 @@ let package = Package(
         .testTarget(
             name: "NotiplayCenterTests",
             dependencies: [
-                "NotiplayCenter", "NotiplayCore", "NotiplayTestSupport",
+                "NotiplayCenter", "NotiplayCore", "NotiplayTestSupport", "Notiplay", "NotiplayPlayback",
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             exclude: ["Fixtures"]

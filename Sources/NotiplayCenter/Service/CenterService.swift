@@ -1,0 +1,229 @@
+import NotiplayCore
+package import Notiplay
+package import NotiplayPlayback
+
+/// The running center: what arrives is stored, queued and shown one card at a time, with its
+/// app's content extension; what people do to a card goes back into the store.
+///
+/// One presentation session exists at a time, for the shown card: moving to another card closes
+/// it, stops its media and presents the other card anew (its extension's `didReceive` again), so
+/// that only one session listens to the engine.
+@MainActor
+package final class CenterService {
+    /// An app the server presents for: its definition and its extensions.
+    package struct App: Sendable {
+        /// The app's definition (name, categories, actions).
+        package var definition: AppDefinition
+        /// The content and service extensions it ships.
+        package var registry: ExtensionRegistry
+
+        /// An app from its definition and registry.
+        package init(definition: AppDefinition, registry: ExtensionRegistry) {
+            self.definition = definition
+            self.registry = registry
+        }
+    }
+
+    /// What happened in the center, for `serve --headless` and tests (presentation events come
+    /// through ``onPresentationEvent``).
+    package enum Event: Sendable, Equatable {
+        /// A notification was stored and queued (or replaced one).
+        case arrived(identifier: String, app: String, queued: Int)
+        /// Notifications were removed by a client.
+        case removed(identifiers: [String])
+        /// The card shown now (`nil`: none).
+        case shown(identifier: String?)
+    }
+
+    /// The durable store.
+    package let store: CenterStore
+    private let apps: [String: App]
+    private let types: ExtensionTypes
+    private let engine: any PlaybackEngine
+    private let configuration: PresentationSession.Configuration
+    private var queue = CardQueue()
+    /// The shown card's session.
+    package private(set) var shownSession: PresentationSession?
+
+    /// Called when the shown card or the queue's status changed.
+    package var onDeckChange: (@MainActor () -> Void)?
+    /// Called for every center event.
+    package var onEvent: (@MainActor (Event) -> Void)?
+    /// Called for every event of the shown card's session.
+    package var onPresentationEvent: (@MainActor (LoggedEvent) -> Void)?
+    /// Called when a notification's card was dismissed or answered: its identifier and the
+    /// response as JSON (for `send --wait`).
+    package var onResponse: (@MainActor (String, String) -> Void)?
+
+    /// A center over `store`, presenting for `apps` (by name) with extension `types`, playing
+    /// through `engine`.
+    package init(
+        store: CenterStore, apps: [App], types: ExtensionTypes, engine: any PlaybackEngine,
+        configuration: PresentationSession.Configuration = .init()
+    ) {
+        self.store = store
+        self.apps = Dictionary(apps.map { ($0.definition.name, $0) }, uniquingKeysWith: { first, _ in first })
+        self.types = types
+        self.engine = engine
+        self.configuration = configuration
+    }
+
+    /// The names of the apps it presents for.
+    package var appNames: [String] { apps.keys.sorted() }
+
+    /// Queues what the store holds as delivered (after a restart), oldest first, and shows the first.
+    package func restore() throws(CenterStoreError) {
+        for stored in try store.delivered() {
+            _ = queue.arrive(identifier: stored.identifier, app: stored.app, thread: stored.threadIdentifier)
+        }
+        showCurrent()
+    }
+
+    /// Stores `incoming` durably, then queues it: shown at once when nothing is, added to the
+    /// shown card when it is of its thread, else waiting. Throws before anything is stored when
+    /// the app is unknown.
+    package func receive(_ incoming: IncomingNotification) throws(CenterServiceError) -> StoredNotification {
+        guard apps[incoming.app] != nil else {
+            throw .unknownApp(incoming.app, known: appNames)
+        }
+        let stored: StoredNotification
+        do { stored = try store.add(incoming) } catch { throw .store(error) }
+        let arrival = queue.arrive(identifier: stored.identifier, app: stored.app, thread: stored.threadIdentifier)
+        onEvent?(.arrived(identifier: stored.identifier, app: stored.app, queued: queue.cards.count - 1))
+        switch arrival {
+        case .shown:
+            showCurrent()
+        case .joinedShownCard:
+            if let session = shownSession, let notification = notification(stored) {
+                try? session.present(notification)
+            }
+            onDeckChange?()
+        case .replaced(let index):
+            if index == queue.shownIndex { showCurrent() } else { onDeckChange?() }
+        case .queued:
+            onDeckChange?()
+        }
+        return stored
+    }
+
+    /// Removes notifications (all live ones when `identifiers` is `nil`); a removed shown card
+    /// closes and the next shows.
+    package func remove(identifiers: [String]?) throws(CenterStoreError) -> [StoredNotification] {
+        let removed: [StoredNotification]
+        if let identifiers {
+            removed = try store.remove(identifiers: identifiers)
+        } else {
+            removed = try store.removeAll()
+        }
+        let ids = Set(removed.map(\.identifier))
+        if queue.remove(identifiers: ids) { showCurrent() } else { onDeckChange?() }
+        onEvent?(.removed(identifiers: removed.map(\.identifier)))
+        return removed
+    }
+
+    /// Closes the shown session and stops its media.
+    package func close() async {
+        shownSession?.close()
+        shownSession = nil
+        try? await engine.stop()
+    }
+
+    // MARK: The deck
+
+    /// The line under the card, or what shows while there is none.
+    package var deckStatus: String? {
+        guard queue.shown != nil else { return "notiplay serve · no notifications · q quits" }
+        return queue.status
+    }
+
+    /// Shows the next (1) or previous (-1) card.
+    package func move(by step: Int) -> PresentationSession? {
+        let moved = step >= 0 ? queue.showNext() : queue.showPrevious()
+        if moved != nil { showCurrent() }
+        return shownSession
+    }
+
+    /// The shown card was dismissed: recorded, and the next card shows.
+    package func shownCardDismissed() {
+        if let card = queue.shown {
+            for identifier in card.identifiers {
+                _ = try? store.markDismissed(identifier)
+            }
+        }
+        queue.dismissShown()
+        showCurrent()
+    }
+
+    /// Presents the queue's shown card in a new session (closing the old one).
+    private func showCurrent() {
+        shownSession?.close()
+        shownSession = nil
+        Task { [engine] in try? await engine.stop() }
+        guard let card = queue.shown, let app = apps[card.app] else {
+            onEvent?(.shown(identifier: nil))
+            onDeckChange?()
+            return
+        }
+        let log = EventLog()
+        let session = PresentationSession(
+            app: app.definition, registry: app.registry, types: types, engine: engine, log: log, configuration: configuration)
+        log.observe { [weak self, weak session] logged in
+            guard let self, let session, session === self.shownSession else { return }
+            self.observe(logged, card: card)
+        }
+        shownSession = session
+        for identifier in card.identifiers {
+            guard let stored = try? store.notification(identifier), let notification = notification(stored) else { continue }
+            _ = try? store.markDelivered(identifier)
+            do { try session.present(notification) } catch { onPresentationEvent?(log.record(.error(error.description))) }
+        }
+        onEvent?(.shown(identifier: card.shown))
+        onDeckChange?()
+    }
+
+    private func observe(_ logged: LoggedEvent, card: CardQueue.Card) {
+        onPresentationEvent?(logged)
+        switch logged.event {
+        case .forwarded, .dismissed:
+            var response = "{\"identifier\":"
+            JSONWriter.appendString(card.shown, to: &response)
+            response += ",\"event\":" + logged.json + "}"
+            _ = try? store.recordResponse(card.shown, json: response)
+            onResponse?(card.shown, response)
+        default:
+            break
+        }
+    }
+
+    /// The stored notification as the runtime presents it: its payload decoded, its stored
+    /// attachment files attached.
+    private func notification(_ stored: StoredNotification) -> UNNotification? {
+        guard let payload = try? PayloadDecoder(sizeLimit: nil).decode(Array(stored.payload.utf8)) else { return nil }
+        var content = payload.content.mutableCopy()
+        let validator = AttachmentValidator()
+        for attachment in stored.attachments {
+            if let valid = try? validator.validate(store.attachmentPath(for: attachment), identifier: attachment.name) {
+                content.attachments.append(valid)
+            }
+        }
+        let request = UNNotificationRequest(
+            identifier: stored.identifier, content: UNNotificationContent(content), trigger: UNPushNotificationTrigger())
+        return UNNotification(request: request, date: stored.deliveredAt ?? stored.arrivedAt)
+    }
+}
+
+/// Why the center refused a notification.
+package enum CenterServiceError: Error, Sendable, CustomStringConvertible {
+    /// The notification names an app the server does not present for.
+    case unknownApp(String, known: [String])
+    /// The store could not keep it.
+    case store(CenterStoreError)
+
+    package var description: String {
+        switch self {
+        case .unknownApp(let name, let known):
+            "no app named \"\(name)\" is registered with the server (registered: \(known.joined(separator: ", ")))"
+        case .store(let error): error.description
+        }
+    }
+}
