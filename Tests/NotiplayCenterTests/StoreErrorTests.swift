@@ -16,6 +16,8 @@ struct StoreErrorTests {
 
             let below = try #require(throws: CenterStoreError.self) { try CenterStore.open(folder: path + "/notiplay") }
             #expect(below.kind == .cannotCreate && below.file == path)
+            let empty = try #require(throws: CenterStoreError.self) { try CenterStore.open(folder: "") }
+            #expect(empty.kind == .cannotCreate && empty.reason == "the store's folder has an empty path")
         }
     }
 

@@ -90,29 +90,4 @@ struct StoreRoundTripTests {
             #expect(names(in: store.folder).contains("center.sqlite"))
         }
     }
-
-    @Test("JSON text: keys in order, dates in UTC with milliseconds, the payload and response embedded")
-    func json() throws {
-        try withScratchFolder { folder in
-            let dates = TestDates(start: Date(timeIntervalSince1970: 1_795_000_000.123_9))
-            let store = try CenterStore.open(folder: folder, now: dates.now)
-            try store.add(
-                IncomingNotification(
-                    identifier: "tab\t\"quote\"", app: "Kitchen", payload: #"{"aps":{"alert":"Soup"}}"#,
-                    attachments: [IncomingAttachment(name: "a.wav", kind: "com.microsoft.waveform-audio", bytes: [1])],
-                    sender: "me"))
-            try store.recordResponse("tab\t\"quote\"", json: #"{"action":"ok"}"#)
-            let history = try store.history(limit: 1)
-            let text = try #require(history.first).jsonText
-            #expect(text.hasPrefix(#"{"sequence":1,"identifier":"tab\t\"quote\"","app":"Kitchen","state":"delivered","sender":"me","#))
-            #expect(text.contains(#""arrivedAt":"2026-11-18T11:06:40.123Z","deliveredAt":"2026-11-18T11:06:40.123Z","endedAt":null"#))
-            #expect(text.contains(#""attachments":[{"name":"a.wav","kind":"com.microsoft.waveform-audio","sha256":"4bf5122f344554c53bde2ebb8cd2b7e3d1600ad631c385a5d7cce23c7785459a","byteCount":1}]"#))
-            #expect(text.hasSuffix(#","trigger":null,"response":{"action":"ok"}}"#))
-            let array = StoredNotification.jsonArray(history + history)
-            let parsed = try JSONSerialization.jsonObject(with: Data(array.utf8)) as? [[String: Any]]
-            #expect(parsed?.count == 2)
-            #expect((parsed?.first?["payload"] as? [String: Any])?["aps"] != nil)
-            #expect(StoredNotification.jsonArray([]) == "[]")
-        }
-    }
 }

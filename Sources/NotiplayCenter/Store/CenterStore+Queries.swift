@@ -30,7 +30,16 @@ extension CenterStore {
 
     /// Every notification, live or ended, newest first: at most `limit` of them.
     public func history(limit: Int) throws(CenterStoreError) -> [StoredNotification] {
-        try fetch("ORDER BY sequence DESC LIMIT ?", [max(0, limit)])
+        let limit = max(0, limit)
+        let file = databasePath
+        return try read { db in
+            // Room for every row at once (at most one per sequence number still in the table):
+            // growing an array of a hundred thousand copies it all several times.
+            let span = try Int.fetchOne(
+                db, sql: "SELECT (SELECT max(sequence) FROM notification) - (SELECT min(sequence) FROM notification) + 1")
+            return try StoredNotification.fetchAll(
+                db, "ORDER BY sequence DESC LIMIT ?", arguments: [limit], expectedCount: min(limit, span ?? 0), file: file)
+        }
     }
 
     /// The path of the file holding an attachment's content (`attachments/SHA256` in the store's

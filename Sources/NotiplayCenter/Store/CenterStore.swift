@@ -46,8 +46,9 @@ import NotiplayCore
 ///
 /// ## Concurrency
 /// Every operation is one transaction; writes are serialized (by GRDB in this process and by
-/// SQLite's lock across processes) and reads see a consistent snapshot beside them. Calls block
-/// the calling thread until done.
+/// SQLite's lock across processes) and reads see a consistent snapshot beside them. An `add`
+/// writes its attachment files inside its transaction, holding the write lock, so `prune` never
+/// sees a file whose row is not committed yet. Calls block the calling thread until done.
 public final class CenterStore: Sendable {
     /// The store's folder.
     public let folder: String
@@ -80,6 +81,9 @@ public final class CenterStore: Sendable {
     ) throws(CenterStoreError) -> CenterStore {
         var folder = folder
         while folder.count > 1 && folder.hasSuffix("/") { folder.removeLast() }
+        guard !folder.isEmpty else {
+            throw CenterStoreError(.cannotCreate, file: folder, "the store's folder has an empty path")
+        }
         try StoreFiles.makeFolder(folder)
         let attachments = AttachmentFolder(path: Path.join(folder, "attachments"))
         try StoreFiles.makeFolder(attachments.path)
@@ -120,7 +124,8 @@ public final class CenterStore: Sendable {
     /// and maps its failure to a ``CenterStoreError``.
     /// - Parameters:
     ///   - undo: What to do when the transaction is rolled back (`body` threw or the commit
-    ///     failed), while still holding the write lock: remove the files `body` made.
+    ///     failed), before GRDB's writer is let go (no other write of this store in this process
+    ///     comes between): remove the files `body` made.
     ///   - body: The transaction's work.
     func write<Value>(undo: () -> Void = {}, _ body: (Database) throws -> Value) throws(CenterStoreError) -> Value {
         do {
