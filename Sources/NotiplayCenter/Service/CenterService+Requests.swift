@@ -1,0 +1,103 @@
+internal import FoundationEssentials
+import NotiplayCore
+
+extension CenterFailure.Code {
+    /// The notification names an app the server does not present for.
+    public static let unknownApp = CenterFailure.Code(rawValue: "unknown-app")
+    /// The store could not create or write its files (the client exits 73).
+    public static let storeCannotCreate = CenterFailure.Code(rawValue: "store-cannot-create")
+    /// The store could not read or write: a full disk, an I/O error (the client exits 74).
+    public static let storeIOError = CenterFailure.Code(rawValue: "store-io-error")
+}
+
+extension CenterService {
+    /// Answers a client's request: `send` is stored durably before its reply, `list`, `remove`
+    /// and `history` read and change the store, `ping` says who serves. Runs on the main actor.
+    /// `respondLater` is called with the identifier of a `send` that asked to wait for its
+    /// response.
+    package func answer(_ request: CenterRequest, respondLater: (String) -> Void) -> CenterReply {
+        switch request.operation {
+        case .ping:
+            return .pong(PingReply(pid: UnixSocket.processID))
+        case .send(let send):
+            return receive(send, respondLater: respondLater)
+        case .list(let list):
+            do {
+                var found = try store.pending() + store.delivered()
+                if let state = list.state { found = found.filter { NotificationState($0.state) == state } }
+                return .listed(ListReply(notifications: found.map(Self.summary)))
+            } catch { return .failure(Self.failure(error)) }
+        case .remove(let remove):
+            do {
+                let removed: [StoredNotification]
+                switch remove.target {
+                case .identifiers(let ids): removed = try self.remove(identifiers: ids)
+                case .all: removed = try self.remove(identifiers: nil)
+                }
+                return .removed(RemoveReply(removed: removed.map(\.identifier)))
+            } catch { return .failure(Self.failure(error)) }
+        case .history(let history):
+            do {
+                return .history(HistoryReply(notifications: try store.history(limit: history.limit).map(Self.summary)))
+            } catch { return .failure(Self.failure(error)) }
+        }
+    }
+
+    private func receive(_ send: SendOperation, respondLater: (String) -> Void) -> CenterReply {
+        let payload: APNsPayload
+        do {
+            payload = try PayloadDecoder(sizeLimit: nil).decode(Array(send.payload.utf8))
+        } catch {
+            return .failure(CenterFailure(.invalidPayload, error.errors.map { "\($0)" }.joined(separator: "; ")))
+        }
+        let content = payload.content
+        let identifier = send.identifier ?? UUID().uuidString
+        let incoming = IncomingNotification(
+            identifier: identifier, app: send.app, payload: send.payload,
+            threadIdentifier: content.threadIdentifier.isEmpty ? nil : content.threadIdentifier,
+            categoryIdentifier: content.categoryIdentifier.isEmpty ? nil : content.categoryIdentifier,
+            attachments: send.attachments.map { IncomingAttachment(name: $0.name, kind: $0.kind.rawValue, bytes: [UInt8]($0.data)) })
+        do {
+            let stored = try receive(incoming)
+            if send.wait { respondLater(stored.identifier) }
+            return .sent(SendReply(identifier: stored.identifier, state: NotificationState(stored.state)))
+        } catch {
+            switch error {
+            case .unknownApp: return .failure(CenterFailure(.unknownApp, error.description))
+            case .store(let storeError): return .failure(Self.failure(storeError))
+            }
+        }
+    }
+
+    static func failure(_ error: CenterStoreError) -> CenterFailure {
+        switch error.kind {
+        case .cannotCreate: CenterFailure(.storeCannotCreate, error.description)
+        case .ioError: CenterFailure(.storeIOError, error.description)
+        default: CenterFailure(.internal, error.description)
+        }
+    }
+
+    static func summary(_ stored: StoredNotification) -> NotificationSummary {
+        let content = try? PayloadDecoder(sizeLimit: nil).decode(Array(stored.payload.utf8)).content
+        return NotificationSummary(
+            identifier: stored.identifier, app: stored.app, state: NotificationState(stored.state),
+            date: stored.deliveredAt ?? stored.arrivedAt, title: content?.title.nonEmpty,
+            subtitle: content?.subtitle.nonEmpty, body: content?.body.nonEmpty, threadIdentifier: stored.threadIdentifier)
+    }
+}
+
+extension NotificationState {
+    /// The protocol's name for a stored state.
+    init(_ state: StoredNotification.State) {
+        switch state {
+        case .pending: self = .pending
+        case .delivered: self = .delivered
+        case .dismissed: self = .dismissed
+        case .removed: self = .removed
+        }
+    }
+}
+
+extension String {
+    fileprivate var nonEmpty: String? { isEmpty ? nil : self }
+}
