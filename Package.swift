@@ -105,6 +105,7 @@ let package = Package(
         .target(
             name: "NotiplayCommandLine",
             dependencies: [
+                "NotiplayCenter",
                 "Notiplay",
                 "NotiplayCore",
                 "NotiplayPlayback",

@@ -15,7 +15,10 @@ struct NotiplayCommand: AsyncParsableCommand {
             $XDG_CACHE_HOME/notiplay/media, else ~/.cache/notiplay/media); NO_COLOR, COLUMNS and LINES for the card.
             """,
         version: NotiplayCLI.version,
-        subcommands: [PlayCommand.self, DeliverCommand.self, ValidateCommand.self, ExtensionsCommand.self, TestCommand.self])
+        subcommands: [
+            PlayCommand.self, DeliverCommand.self, ValidateCommand.self, ExtensionsCommand.self, TestCommand.self,
+            ServeCommand.self, SendCommand.self, ListCommand.self, RemoveCommand.self, HistoryCommand.self,
+        ])
 
     /// `notiplay` without a command: the help, on standard error, as a usage error.
     func run() throws {

@@ -51,9 +51,8 @@ package final class CenterService {
     package var onEvent: (@MainActor (Event) -> Void)?
     /// Called for every event of the shown card's session.
     package var onPresentationEvent: (@MainActor (LoggedEvent) -> Void)?
-    /// Called when a notification's card was dismissed or answered: its identifier and the
-    /// response as JSON (for `send --wait`).
-    package var onResponse: (@MainActor (String, String) -> Void)?
+    /// Called when a notification's card was dismissed or answered (for `send --wait`).
+    package var onResponse: (@MainActor (CenterResponse) -> Void)?
 
     /// A center over `store`, presenting for `apps` (by name) with extension `types`, playing
     /// through `engine`.
@@ -183,16 +182,22 @@ package final class CenterService {
 
     private func observe(_ logged: LoggedEvent, card: CardQueue.Card) {
         onPresentationEvent?(logged)
+        let action: String
+        var text: String?
         switch logged.event {
-        case .forwarded, .dismissed:
-            var response = "{\"identifier\":"
-            JSONWriter.appendString(card.shown, to: &response)
-            response += ",\"event\":" + logged.json + "}"
-            _ = try? store.recordResponse(card.shown, json: response)
-            onResponse?(card.shown, response)
+        case .forwarded(let forwarded, let typed, _):
+            action = forwarded
+            text = typed
+        case .dismissed:
+            action = UNNotificationDismissActionIdentifier
         default:
-            break
+            return
         }
+        var json = "{\"identifier\":"
+        JSONWriter.appendString(card.shown, to: &json)
+        json += ",\"event\":" + logged.json + "}"
+        _ = try? store.recordResponse(card.shown, json: json)
+        onResponse?(CenterResponse(identifier: card.shown, action: action, text: text))
     }
 
     /// The stored notification as the runtime presents it: its payload decoded, its stored
@@ -210,6 +215,16 @@ package final class CenterService {
             identifier: stored.identifier, content: UNNotificationContent(content), trigger: UNPushNotificationTrigger())
         return UNNotification(request: request, date: stored.deliveredAt ?? stored.arrivedAt)
     }
+}
+
+/// What a person did with a notification's card: the action forwarded to the app, or its dismissal.
+package struct CenterResponse: Sendable, Equatable {
+    /// The notification.
+    package var identifier: String
+    /// The action's identifier (`UNNotificationDismissActionIdentifier` for a dismissal).
+    package var action: String
+    /// What was typed into a text-input action.
+    package var text: String?
 }
 
 /// Why the center refused a notification.

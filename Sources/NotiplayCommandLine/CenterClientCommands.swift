@@ -1,0 +1,159 @@
+import ArgumentParser
+internal import FoundationEssentials
+import NotiplayCenter
+import NotiplayCore
+import SystemPackage
+
+/// `notiplay send`: hands a notification to the running center.
+struct SendCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "send",
+        abstract: "Send a notification to the running center (notiplay serve).",
+        discussion: """
+            The payload and attachments are checked here first, with validate's errors and exit \
+            statuses; the attachments' bytes travel with the request, so the files may go once \
+            send returns. Exits 0 only once the server has stored the notification durably; 69 \
+            when no server runs, 73 or 74 when its store cannot keep it. With --wait, prints the \
+            response (the action chosen, or the dismissal) as JSON when it comes.
+            """)
+
+    @Argument(help: ArgumentHelp("The notification: an APNs payload (JSON).", valueName: "payload"), completion: .file())
+    var payload: String
+
+    @Option(help: ArgumentHelp("Attach a local file (audio or image); repeatable.", valueName: "file"), completion: .file())
+    var attach: [String] = []
+
+    @Option(help: ArgumentHelp("The app it comes from, by name (default: notiplay).", valueName: "name"))
+    var app = AppDefinition.standard.name
+
+    @Option(help: ArgumentHelp("Its identifier (default: a new UUID); the same identifier replaces.", valueName: "id"))
+    var id: String?
+
+    @Flag(help: "Wait for the response and print it as JSON.")
+    var wait = false
+
+    func run() throws {
+        let decoder = PayloadDecoder()
+        do { _ = try decoder.decodeFile(payload) } catch { throw error.withCommandLineHints.notiplayError }
+        let text = try Self.read(payload)
+        let validator = AttachmentValidator()
+        var uploads: [AttachmentUpload] = []
+        for file in attach {
+            let attachment = try validator.validate(file)
+            let kind: AttachmentUpload.Kind
+            if case .audio = attachment.kind { kind = .audio } else { kind = .image }
+            uploads.append(AttachmentUpload(name: Path.lastComponent(file), kind: kind, data: Data(try Self.readBytes(file))))
+        }
+        let operation = SendOperation(payload: text, app: app, identifier: id, attachments: uploads, wait: wait)
+        let client = try CenterPlaces.connect()
+        defer { client.close() }
+        let reply: SendReply
+        do {
+            reply = try client.perform(operation)
+        } catch {
+            if case .failed(let failure) = error {
+                Diagnostics.shared.report("\(TerminalText.clean(payload)): \(failure.message)")
+                throw ExitCode(CenterPlaces.status(of: failure))
+            }
+            throw error.notiplayError
+        }
+        guard wait else { return }
+        let event: CenterEvent
+        do { event = try client.nextEvent() } catch { throw error.notiplayError }
+        if case .response(let response) = event {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            let line = String(decoding: try encoder.encode(response), as: UTF8.self)
+            _ = try? FileDescriptor.standardOutput.writeAll((line + "\n").utf8)
+        }
+        _ = reply
+    }
+
+    static func read(_ path: String) throws -> String { String(decoding: try readBytes(path), as: UTF8.self) }
+
+    static func readBytes(_ path: String) throws -> [UInt8] {
+        do {
+            let fd = try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec])
+            defer { try? fd.close() }
+            var bytes: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let count = try chunk.withUnsafeMutableBytes { try fd.read(into: $0) }
+                if count == 0 { break }
+                bytes += chunk[0..<count]
+            }
+            return bytes
+        } catch {
+            throw NotiplayError(.missingInput, file: path, "cannot be read: \(error)")
+        }
+    }
+}
+
+/// `notiplay list`: the center's pending and delivered notifications.
+struct ListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List the running center's pending and delivered notifications.")
+
+    @Flag(help: "Only those waiting for their time.") var pending = false
+    @Flag(help: "Only those delivered.") var delivered = false
+    @Flag(help: "One JSON array instead of lines.") var json = false
+
+    func run() throws {
+        let state: NotificationState? = pending ? .pending : delivered ? .delivered : nil
+        let reply = try CenterPlaces.perform(ListOperation(state: state))
+        try CenterOutput.write(reply.notifications, json: json)
+    }
+}
+
+/// `notiplay remove`: removes notifications from the center; a shown card closes.
+struct RemoveCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "remove", abstract: "Remove notifications from the running center (a shown card closes).")
+
+    @Argument(help: ArgumentHelp("Identifiers of the notifications.", valueName: "id")) var ids: [String] = []
+    @Flag(help: "Remove every pending and delivered notification.") var all = false
+
+    func validate() throws {
+        if all == !ids.isEmpty { throw ValidationError("give identifiers or --all, not both or neither") }
+    }
+
+    func run() throws {
+        let reply = try CenterPlaces.perform(RemoveOperation(all ? .all : .identifiers(ids)))
+        let text = reply.removed.map { TerminalText.clean($0) + "\n" }.joined()
+        _ = try? FileDescriptor.standardOutput.writeAll(text.utf8)
+    }
+}
+
+/// `notiplay history`: what the center showed, newest first.
+struct HistoryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "history", abstract: "What the running center received, newest first (dismissed and removed too).")
+
+    @Option(help: ArgumentHelp("How many (default 100).", valueName: "n")) var limit = 100
+    @Flag(help: "One JSON array instead of lines.") var json = false
+
+    func run() throws {
+        let reply = try CenterPlaces.perform(HistoryOperation(limit: max(1, limit)))
+        try CenterOutput.write(reply.notifications, json: json)
+    }
+}
+
+/// How `list` and `history` print notifications.
+enum CenterOutput {
+    static func write(_ notifications: [NotificationSummary], json: Bool) throws {
+        let text: String
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            encoder.dateEncodingStrategy = .iso8601
+            text = String(decoding: try encoder.encode(notifications), as: UTF8.self) + "\n"
+        } else {
+            text = notifications.map { summary in
+                let title = summary.title ?? summary.body ?? ""
+                return [summary.identifier, summary.state.rawValue, summary.app, title]
+                    .map { TerminalText.clean($0) }.joined(separator: "  ") + "\n"
+            }.joined()
+        }
+        _ = try? FileDescriptor.standardOutput.writeAll(text.utf8)
+    }
+}

@@ -1,0 +1,65 @@
+import ArgumentParser
+import NotiplayCenter
+import NotiplayCore
+@preconcurrency import Glibc
+
+/// Where the notification center keeps its store and its socket, from the environment.
+enum CenterPlaces {
+    /// `$XDG_STATE_HOME/notiplay`, else `~/.local/state/notiplay`.
+    static var storeFolder: String {
+        let environment = processEnvironment
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/notiplay" }
+        return (environment["HOME"] ?? "/tmp") + "/.local/state/notiplay"
+    }
+
+    /// `$XDG_RUNTIME_DIR/notiplay/center.sock`, else `/tmp/notiplay-UID/center.sock`.
+    static var socketPath: String {
+        if let runtime = processEnvironment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
+            return runtime + "/notiplay/center.sock"
+        }
+        return "/tmp/notiplay-\(getuid())/center.sock"
+    }
+
+    /// The exit status for a failure the server answered with.
+    static func status(of failure: CenterFailure) -> Int32 {
+        switch failure.code {
+        case .storeCannotCreate: 73
+        case .storeIOError: 74
+        case .invalidPayload, .unknownApp, .badRequest: ExitStatus.badData
+        default: ExitStatus.unavailable
+        }
+    }
+
+    /// The exit status for a store error.
+    static func status(of error: CenterStoreError) -> Int32 {
+        switch error.kind {
+        case .cannotCreate: 73
+        case .ioError: 74
+        default: ExitStatus.badData
+        }
+    }
+
+    /// Connects to the running server, or says how to start one (exit 69).
+    static func connect() throws -> CenterClient {
+        do {
+            return try CenterClient.connect(to: socketPath)
+        } catch {
+            throw error.notiplayError
+        }
+    }
+
+    /// Performs `operation` on a new connection; a failure is reported and ends the command.
+    static func perform<Operation: CenterOperation>(_ operation: Operation) throws -> Operation.Reply {
+        let client = try connect()
+        defer { client.close() }
+        do {
+            return try client.perform(operation)
+        } catch {
+            if case .failed(let failure) = error {
+                Diagnostics.shared.report(failure.message)
+                throw ExitCode(status(of: failure))
+            }
+            throw error.notiplayError
+        }
+    }
+}
