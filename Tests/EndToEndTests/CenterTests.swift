@@ -1,0 +1,102 @@
+import Foundation
+import NotiplayTestSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The notification center through the real binary: `serve --headless` in the background, real
+/// clients (`send`, `list`, `remove`, `history`) on its socket, a real SQLite store.
+@Suite("the notification center: serve, send, list, remove, history", .tags(.endToEnd))
+struct CenterTests {
+    let scratch: URL
+    let environment: [String: String]
+
+    init() throws {
+        scratch = try E2E.scratch()
+        var environment = E2E.childEnvironment
+        environment["XDG_STATE_HOME"] = scratch.appendingPathComponent("state").path
+        // Short: a socket path may hold 107 bytes.
+        let runtime = "/tmp/npe-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
+        environment["XDG_RUNTIME_DIR"] = runtime
+        self.environment = environment
+    }
+
+    func notiplay(_ arguments: String...) async throws -> RunResult {
+        try await run(try E2E.binary(), arguments, environment: environment)
+    }
+
+    /// Runs `body` with a headless server that has shown its (empty) deck; stops it after.
+    func withServer(_ body: (ChildProcess) async throws -> Void) async throws {
+        defer {
+            E2E.remove(scratch)
+            try? FileManager.default.removeItem(atPath: environment["XDG_RUNTIME_DIR"]!)
+        }
+        let server = ChildProcess(
+            try E2E.binary(), ["serve", "--headless", "--events", "jsonl", "--audio", "null"], environment: environment)
+        try await server.start()
+        let ready = await server.send(0, whenStdout: { String(decoding: $0, as: UTF8.self).contains("\"event\":\"shown\"") }, timeout: 30)
+        try #require(ready != nil, "the server did not start")
+        try await body(server)
+        server.send(SIGTERM)
+        let result = try await server.finish(timeout: 30)
+        #expect(result.status == 128 + SIGTERM, "\(result)")
+    }
+
+    @Test("send is stored and shown; list, history and remove see it; a second server and no server are 69")
+    func roundTrip() async throws {
+        try await withServer { server in
+            let sent = try await notiplay("send", E2E.media("voice-memo.apns"), "--attach", E2E.media("voice-memo.ogg"), "--id", "memo")
+            #expect(sent.status == 0, "\(sent)")
+            let other = try await notiplay("send", E2E.media("nagme.apns"), "--id", "nag")
+            #expect(other.status == 0, "\(other)")
+
+            let list = try await notiplay("list", "--json")
+            #expect(list.status == 0, "\(list)")
+            let listed = try JSONSerialization.jsonObject(with: list.stdout) as? [[String: Any]]
+            #expect(listed?.compactMap { $0["identifier"] as? String } == ["memo", "nag"])
+
+            let second = try await notiplay("serve", "--headless")
+            #expect(second.status == 69, "\(second)")
+            #expect(second.stderrText.contains("already running"), "\(second)")
+
+            let removed = try await notiplay("remove", "nag")
+            #expect(removed.status == 0 && removed.stdoutText == "nag\n", "\(removed)")
+            let history = try await notiplay("history", "--json")
+            let states = (try JSONSerialization.jsonObject(with: history.stdout) as? [[String: Any]])?
+                .map { "\($0["identifier"] ?? "")=\($0["state"] ?? "")" }
+            #expect(states == ["nag=removed", "memo=delivered"], "\(history)")
+
+            let events = String(decoding: server.stdoutSoFar, as: UTF8.self)
+            #expect(events.contains("\"event\":\"didReceive\",") && events.contains("\"identifier\":\"memo\""), "\(events)")
+            #expect(events.contains("\"event\":\"removed\""), "\(events)")
+
+            // The attachment was copied into the store: its bytes are there under their hash.
+            let attachments = scratch.appendingPathComponent("state/notiplay/attachments").path
+            let files = try FileManager.default.contentsOfDirectory(atPath: attachments).filter { !$0.hasPrefix(".") }
+            let original = try Data(contentsOf: URL(fileURLWithPath: E2E.media("voice-memo.ogg")))
+            #expect(files.count == 1)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: attachments + "/" + files[0])) == original)
+        }
+        let none = try await notiplay("send", E2E.media("voice-memo.apns"))
+        #expect(none.status == 69, "\(none)")
+        #expect(none.stderrText.contains("start one with `notiplay serve`"), "\(none)")
+    }
+
+    @Test("A bad payload is refused by send itself (65), an unknown app by the server (65), nothing stored")
+    func refusals() async throws {
+        try await withServer { _ in
+            let bad = scratch.appendingPathComponent("bad.apns")
+            try Data("{\"aps\": 3}".utf8).write(to: bad)
+            let refused = try await notiplay("send", bad.path)
+            #expect(refused.status == 65, "\(refused)")
+            let unknown = try await notiplay("send", E2E.media("voice-memo.apns"), "--app", "Nope")
+            #expect(unknown.status == 65, "\(unknown)")
+            #expect(unknown.stderrText.contains("no app named \"Nope\""), "\(unknown)")
+            let history = try await notiplay("history", "--json")
+            #expect(history.stdoutText == "[]\n", "\(history)")
+        }
+    }
+}
