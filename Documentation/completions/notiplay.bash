@@ -173,13 +173,13 @@ _notiplay() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    play|deliver|validate|extensions|test|help)
+    play|deliver|validate|extensions|test|serve|send|list|remove|history|help)
         # Offer subcommand argument completions
         "_notiplay_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'play deliver validate extensions test help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'play deliver validate extensions test serve send list remove history help' -- "${cur}"))
         ;;
     esac
 }
@@ -318,6 +318,94 @@ _notiplay_test() {
     case "${positional_number}" in
     *)
         __notiplay_add_completions -o plusdirs -fX '!*.@(playback)'
+        return
+        ;;
+    esac
+}
+
+_notiplay_serve() {
+    repeating_flags=()
+    non_repeating_flags=(--headless --untimed --version -h --help)
+    repeating_options=(--app)
+    non_repeating_options=(--keys --events --audio)
+    __notiplay_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--app')
+        __notiplay_add_completions -f
+        return
+        ;;
+    '--keys')
+        return
+        ;;
+    '--events')
+        __notiplay_add_completions -W 'jsonl'
+        return
+        ;;
+    '--audio')
+        __notiplay_add_completions -W 'auto'$'\n''null'$'\n''pcm:'
+        return
+        ;;
+    esac
+}
+
+_notiplay_send() {
+    repeating_flags=()
+    non_repeating_flags=(--wait --version -h --help)
+    repeating_options=(--attach)
+    non_repeating_options=(--app --id)
+    __notiplay_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--attach')
+        __notiplay_add_completions -f
+        return
+        ;;
+    '--app')
+        return
+        ;;
+    '--id')
+        return
+        ;;
+    esac
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __notiplay_add_completions -f
+        return
+        ;;
+    esac
+}
+
+_notiplay_list() {
+    repeating_flags=()
+    non_repeating_flags=(--pending --delivered --json --version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __notiplay_offer_flags_options 0
+}
+
+_notiplay_remove() {
+    repeating_flags=()
+    non_repeating_flags=(--all --version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __notiplay_offer_flags_options -1
+}
+
+_notiplay_history() {
+    repeating_flags=()
+    non_repeating_flags=(--json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--limit)
+    __notiplay_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--limit')
         return
         ;;
     esac

@@ -122,8 +122,8 @@ import Testing
         #expect(await NotiplayCLI.run(["frobnicate"]) == ExitStatus.usage)
         #expect(await NotiplayCLI.run([]) == ExitStatus.usage)
         // Help for a command that does not exist is a usage error, not the overall help.
-        #expect(await NotiplayCLI.run(["serve", "--help"]) == ExitStatus.usage)
-        #expect(await NotiplayCLI.run(["help", "serve"]) == ExitStatus.usage)
+        #expect(await NotiplayCLI.run(["frobnicate", "--help"]) == ExitStatus.usage)
+        #expect(await NotiplayCLI.run(["help", "frobnicate"]) == ExitStatus.usage)
         #expect(await NotiplayCLI.run(["play", "--audio", "loud", "x.wav"]) == ExitStatus.usage)
         #expect(await NotiplayCLI.run(["validate", "/no/such/file.apns"]) == ExitStatus.missingInput)
         #expect(await NotiplayCLI.run(["test", "/no/such/folder"]) == ExitStatus.missingInput)

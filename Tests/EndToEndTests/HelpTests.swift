@@ -27,7 +27,7 @@ struct HelpTests {
 
     @Test(
         "No command, or help for one that does not exist: 64, on stderr",
-        arguments: [[], ["serve", "--help"], ["help", "serve"]])
+        arguments: [[], ["frobnicate", "--help"], ["help", "frobnicate"]])
     func refused(arguments: [String]) async throws {
         let result = try await run(try E2E.binary(), arguments)
         #expect(result.status == 64 && !result.signaled, "\(result)")
