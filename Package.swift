@@ -44,7 +44,6 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // libmpv's client API loaded with dlopen when the first engine starts: its headers come
@@ -75,7 +74,6 @@ let package = Package(
             dependencies: [
                 "Notiplay", "NotiplayCore", "NotiplayPlayback", "NotiplaySystem",
                 .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),

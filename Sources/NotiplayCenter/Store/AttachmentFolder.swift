@@ -1,4 +1,4 @@
-import Crypto
+
 import NotiplayCore
 import NotiplaySystem
 import SystemPackage
@@ -96,7 +96,7 @@ struct AttachmentFolder: Sendable {
         let hex = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
         text.reserveCapacity(64)
-        for byte in SHA256.hash(data: bytes) {
+        for byte in SHA256Digest.hash(bytes) {
             text.append(hex[Int(byte >> 4)])
             text.append(hex[Int(byte & 0x0F)])
         }
