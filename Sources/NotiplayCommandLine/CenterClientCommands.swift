@@ -124,17 +124,48 @@ struct RemoveCommand: ParsableCommand {
     }
 }
 
-/// `notiplay history`: what the center showed, newest first.
+/// `notiplay history`: what the center received, newest first, read from its store (a server
+/// need not run).
 struct HistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "history", abstract: "What the running center received, newest first (dismissed and removed too).")
+        commandName: "history",
+        abstract: "What the center received, newest first (dismissed and removed too).",
+        discussion: """
+            Read from the store ($XDG_STATE_HOME/notiplay, else ~/.local/state/notiplay), with or \
+            without a running server. --json prints each stored notification whole: its payload, \
+            attachments (with their SHA-256), states and times, and the response it got.
+            """)
 
     @Option(help: ArgumentHelp("How many (default 100).", valueName: "n")) var limit = 100
-    @Flag(help: "One JSON array instead of lines.") var json = false
+    @Flag(help: "One JSON array of the stored notifications instead of lines.") var json = false
 
     func run() throws {
-        let reply = try CenterPlaces.perform(HistoryOperation(limit: max(1, limit)))
-        try CenterOutput.write(reply.notifications, json: json)
+        let limit = max(1, limit)
+        do {
+            guard let store = try CenterStore.openForReading(folder: CenterPlaces.storeFolder) else {
+                if json { _ = try? FileDescriptor.standardOutput.writeAll("[]\n".utf8) }
+                return
+            }
+            if json {
+                try store.writeHistoryJSON(limit: limit) { chunk in
+                    _ = try FileDescriptor.standardOutput.writeAll(chunk)
+                }
+                _ = try FileDescriptor.standardOutput.writeAll("\n".utf8)
+            } else {
+                let lines = try store.history(limit: limit).map { stored in
+                    let alert = (try? PayloadDecoder(sizeLimit: nil).decode(Array(stored.payload.utf8)))?.content
+                    let title = alert.map { $0.title.isEmpty ? $0.body : $0.title } ?? ""
+                    return [stored.identifier, stored.state.rawValue, stored.app, title]
+                        .map { TerminalText.clean($0) }.joined(separator: "  ") + "\n"
+                }
+                _ = try FileDescriptor.standardOutput.writeAll(lines.joined().utf8)
+            }
+        } catch let error as CenterStoreError {
+            Diagnostics.shared.report(error.description)
+            throw ExitCode(CenterPlaces.status(of: error))
+        } catch let error as Errno where error == .brokenPipe {
+            return
+        }
     }
 }
 

@@ -28,10 +28,11 @@ struct CenterTests {
         try await run(try E2E.binary(), arguments, environment: environment)
     }
 
-    /// Runs `body` with a headless server that has shown its (empty) deck; stops it after.
-    func withServer(_ body: (ChildProcess) async throws -> Void) async throws {
+    /// Runs `body` with a headless server that has shown its (empty) deck; stops it after, and
+    /// removes the scratch folders unless `keepingStore`.
+    func withServer(keepingStore: Bool = false, _ body: (ChildProcess) async throws -> Void) async throws {
         defer {
-            E2E.remove(scratch)
+            if !keepingStore { E2E.remove(scratch) }
             try? FileManager.default.removeItem(atPath: environment["XDG_RUNTIME_DIR"]!)
         }
         let server = ChildProcess(
@@ -83,6 +84,23 @@ struct CenterTests {
         let none = try await notiplay("send", E2E.media("voice-memo.apns"))
         #expect(none.status == 69, "\(none)")
         #expect(none.stderrText.contains("start one with `notiplay serve`"), "\(none)")
+    }
+
+    @Test("history reads the store itself: with no server, and with no store yet ([])")
+    func historyWithoutServer() async throws {
+        defer { E2E.remove(scratch) }
+        let empty = try await notiplay("history", "--json")
+        #expect(empty.status == 0 && empty.stdoutText == "[]\n", "\(empty)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.appendingPathComponent("state/notiplay").path), "history made a store")
+        try await withServer(keepingStore: true) { _ in
+            let sent = try await notiplay("send", E2E.media("nagme.apns"), "--id", "nag")
+            #expect(sent.status == 0, "\(sent)")
+        }
+        let history = try await notiplay("history")
+        #expect(history.status == 0 && history.stdoutText == "nag  delivered  notiplay  NagMe\n", "\(history)")
+        let json = try await notiplay("history", "--json", "--limit", "1")
+        let rows = try JSONSerialization.jsonObject(with: json.stdout) as? [[String: Any]]
+        #expect(rows?.first?["identifier"] as? String == "nag" && rows?.count == 1, "\(json)")
     }
 
     @Test("A bad payload is refused by send itself (65), an unknown app by the server (65), nothing stored")

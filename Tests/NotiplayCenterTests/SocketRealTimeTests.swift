@@ -15,24 +15,26 @@ extension RealTime {
         }
 
         /// Catches a loop whose cost grows with the connections it serves (a thread, a timer or
-        /// a busy scan per connection): a round trip on this machine takes well under 1 ms
-        /// alone; 100 ms holds on a loaded 2-core machine.
+        /// a busy scan per connection), which slows every round trip: a round trip on this
+        /// machine takes well under 1 ms alone. The median of 10 is judged, so one round trip
+        /// that waited for a core (112 ms once, beside a hundred tests in parallel) does not
+        /// decide; 100 ms holds on a loaded 2-core machine.
         @Test func aRoundTripTakesUnder100MillisecondsBeside1000SilentConnections() async throws {
             let center = try TestCenter()
             defer { center.finish() }
             let silent = try await Self.openSilentConnections(center, count: 1000)
             defer { for connection in silent { connection.close() } }
             let clock = ContinuousClock()
-            var slowest = Duration.zero
+            var took: [Duration] = []
             for _ in 0..<10 {
-                let took = try await clock.measure {
+                took.append(try await clock.measure {
                     let client = try await CenterClient.connect(to: center.path)
                     defer { client.close() }
                     _ = try await client.perform(PingOperation())
-                }
-                slowest = max(slowest, took)
+                })
             }
-            #expect(slowest < .milliseconds(100), "the slowest of 10 round trips took \(slowest)")
+            let median = took.sorted()[took.count / 2]
+            #expect(median < .milliseconds(100), "the median of 10 round trips took \(median) (all: \(took))")
         }
 
         /// Catches a poll loop that wakes on a timer (or for silent connections): in half a

@@ -110,6 +110,35 @@ public final class CenterStore: Sendable {
         return CenterStore(folder: folder, databasePath: databasePath, pool: pool, attachments: attachments, now: now)
     }
 
+    /// Opens an existing store only to read it (`history` beside a running server, or with none):
+    /// nothing is created, migrated or written.
+    /// - Returns: The store, or `nil` when `folder` holds no database yet.
+    /// - Throws: ``CenterStoreError``: ``CenterStoreError/Kind/badData`` when the database is
+    ///   damaged or from another schema, ``CenterStoreError/Kind/ioError`` when it cannot be read.
+    public static func openForReading(folder: String) throws(CenterStoreError) -> CenterStore? {
+        let databasePath = Path.join(folder, "center.sqlite")
+        guard FileManager.default.fileExists(atPath: databasePath) else { return nil }
+        var configuration = configuration
+        configuration.readonly = true
+        let pool: DatabasePool
+        do {
+            pool = try DatabasePool(path: databasePath, configuration: configuration)
+            let known = try pool.read { db in try StoreSchema.migrator.appliedIdentifiers(db) }
+            guard Set(known) == Set(StoreSchema.migrator.migrations) else {
+                throw CenterStoreError(
+                    .badData, file: databasePath,
+                    "has another schema than this notiplay's (\(known.joined(separator: ", ")))")
+            }
+        } catch let error as CenterStoreError {
+            throw error
+        } catch {
+            throw CenterStoreError(database: error, file: databasePath)
+        }
+        return CenterStore(
+            folder: folder, databasePath: databasePath, pool: pool,
+            attachments: AttachmentFolder(path: Path.join(folder, "attachments")), now: { Date() })
+    }
+
     /// How every connection is set up.
     private static var configuration: Configuration {
         var configuration = Configuration()
