@@ -55,6 +55,12 @@ package enum Posix {
 
     // MARK: Files
 
+    /// `fsync(2)`, retried when interrupted: what was written to `file` is on the disk when this
+    /// returns (for a folder: the names made and renamed in it).
+    package static func synchronize(_ file: FileDescriptor) throws(SystemCallError) {
+        try call("fsync") { fsync(file.rawValue) }
+    }
+
     /// `open(2)`, retried when interrupted.
     package static func open(
         _ path: String, _ mode: FileDescriptor.AccessMode, options: FileDescriptor.OpenOptions = [],

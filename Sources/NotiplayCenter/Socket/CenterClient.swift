@@ -214,7 +214,7 @@ public final class CenterClient: Sendable {
     ) async -> Result<Value, CenterSocketError> {
         await withCheckedContinuation { continuation in
             do throws(SystemCallError) {
-                try SocketThread.detach(name: "notiplay-client") {
+                try SystemThread.detach(name: "notiplay-client") {
                     continuation.resume(returning: Result { () throws(CenterSocketError) in try body() })
                 }
             } catch {

@@ -117,7 +117,7 @@ public final class CenterSocketServer: Sendable {
     /// The socket's path.
     public let path: String
     private let core: ServerCore
-    private let thread: SocketThread
+    private let thread: SystemThread
     private let stopped = Mutex(false)
 
     /// Binds the socket at `path` and starts serving.
@@ -164,7 +164,7 @@ public final class CenterSocketServer: Sendable {
         let core = ServerCore(handler: handler, configuration: configuration, wake: pipe)
         self.core = core
         do {
-            thread = try SocketThread.start(name: "notiplay-center") {
+            thread = try SystemThread.start(name: "notiplay-center") {
                 ServerLoop(core: core, listener: listener, path: path, identity: identity).run()
             }
         } catch {

@@ -1,6 +1,3 @@
-// `fsync(2)` is the one C call made here: `Posix` (NotiplaySystem) has no wrapper for it yet and
-// swift-system has none either. Everything else goes through `Posix`.
-@preconcurrency internal import Glibc
 import NotiplayCore
 import NotiplaySystem
 import SystemPackage
@@ -47,10 +44,8 @@ enum StoreFiles {
 
     /// `fsync(2)`: what was written to `file` is on the disk when this returns.
     static func synchronize(_ file: FileDescriptor, file path: String) throws(CenterStoreError) {
-        while fsync(file.rawValue) == -1 {
-            let error = Posix.lastError
-            if error == .interrupted { continue }
-            throw CenterStoreError(SystemCallError("fsync", error), file: path, "cannot flush to the disk")
+        do { try Posix.synchronize(file) } catch {
+            throw CenterStoreError(error, file: path, "cannot flush to the disk")
         }
     }
 }

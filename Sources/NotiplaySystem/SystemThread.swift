@@ -1,15 +1,14 @@
 @preconcurrency internal import Glibc
-import NotiplaySystem
 import SystemPackage
 
-/// A thread of its own (`pthread_create`), for the server's poll loop and for the client's
-/// blocking calls made from async code: neither may hold one of the few threads Swift
+/// A thread of its own (`pthread_create`), for work that blocks: a poll loop, a blocking read,
+/// a blocking call made from async code. None may hold one of the few threads Swift
 /// concurrency runs tasks on.
-struct SocketThread: Sendable {
+package struct SystemThread: Sendable {
     private let thread: pthread_t
 
     /// Starts `body` on a new thread; `name` says what it is for, in errors.
-    static func start(name: String, _ body: @escaping @Sendable () -> Void) throws(SystemCallError) -> SocketThread {
+    package static func start(name: String, _ body: @escaping @Sendable () -> Void) throws(SystemCallError) -> SystemThread {
         let box = Unmanaged.passRetained(Body(name: name, run: body))
         var thread = pthread_t()
         let status = pthread_create(&thread, nil, { context in
@@ -21,17 +20,17 @@ struct SocketThread: Sendable {
             box.release()
             throw SystemCallError("pthread_create", Errno(rawValue: status))
         }
-        return SocketThread(thread: thread)
+        return SystemThread(thread: thread)
     }
 
     /// Starts `body` on a new thread that nobody joins.
-    static func detach(name: String, _ body: @escaping @Sendable () -> Void) throws(SystemCallError) {
+    package static func detach(name: String, _ body: @escaping @Sendable () -> Void) throws(SystemCallError) {
         let thread = try start(name: name, body)
         pthread_detach(thread.thread)
     }
 
     /// Waits for the thread to end (`pthread_join`); call once, and not from the thread itself.
-    func join() {
+    package func join() {
         pthread_join(thread, nil)
     }
 
