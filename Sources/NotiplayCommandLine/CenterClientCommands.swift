@@ -33,9 +33,12 @@ struct SendCommand: ParsableCommand {
     var wait = false
 
     func run() throws {
-        let decoder = PayloadDecoder()
-        do { _ = try decoder.decodeFile(payload) } catch { throw error.withCommandLineHints.notiplayError }
-        let text = try Self.read(payload)
+        let text: String
+        do {
+            text = String(decoding: try PayloadDecoder().decodeFileKeepingBytes(payload).bytes, as: UTF8.self)
+        } catch {
+            throw error.withCommandLineHints.notiplayError
+        }
         let validator = AttachmentValidator()
         var uploads: [AttachmentUpload] = []
         for file in attach {
@@ -47,9 +50,8 @@ struct SendCommand: ParsableCommand {
         let operation = SendOperation(payload: text, app: app, identifier: id, attachments: uploads, wait: wait)
         let client = try CenterPlaces.connect()
         defer { client.close() }
-        let reply: SendReply
         do {
-            reply = try client.perform(operation)
+            _ = try client.perform(operation)
         } catch {
             if case .failed(let failure) = error {
                 Diagnostics.shared.report("\(TerminalText.clean(payload)): \(failure.message)")
@@ -61,15 +63,22 @@ struct SendCommand: ParsableCommand {
         let event: CenterEvent
         do { event = try client.nextEvent() } catch { throw error.notiplayError }
         if case .response(let response) = event {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            let line = String(decoding: try encoder.encode(response), as: UTF8.self)
-            _ = try? FileDescriptor.standardOutput.writeAll((line + "\n").utf8)
+            _ = try? FileDescriptor.standardOutput.writeAll((Self.json(response) + "\n").utf8)
         }
-        _ = reply
     }
 
-    static func read(_ path: String) throws -> String { String(decoding: try readBytes(path), as: UTF8.self) }
+    /// `{"identifier":…,"action":…}`, with `"text"` when an action took typed text.
+    static func json(_ response: ResponseEvent) -> String {
+        var json = "{\"identifier\":"
+        JSONWriter.appendString(response.identifier, to: &json)
+        json += ",\"action\":"
+        JSONWriter.appendString(response.action, to: &json)
+        if let text = response.text {
+            json += ",\"text\":"
+            JSONWriter.appendString(text, to: &json)
+        }
+        return json + "}"
+    }
 
     static func readBytes(_ path: String) throws -> [UInt8] {
         do {

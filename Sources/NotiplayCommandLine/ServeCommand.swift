@@ -26,7 +26,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("An app file to present for; repeatable.", valueName: "file"), completion: .file())
     var app: [String] = []
 
-    @Flag(help: "No terminal: print events, take keys from --keys.")
+    @Flag(help: "No terminal: print events; keys from --keys, then a line at a time from standard input.")
     var headless = false
 
     @Option(help: ArgumentHelp("Keys to feed first, as deliver's --keys.", valueName: "keys"), transform: { text throws(KeyScript.UnknownKey) in try KeyScript(parsing: text) })
@@ -70,21 +70,22 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.environment = hostEnvironment()
         let service = CenterService(
             store: store, apps: apps, types: NotiplayCLI.types, engine: engine, configuration: configuration)
-        let clock = EventClock()
         let print: @MainActor (EventLine) -> Void = { line in
             _ = try? FileDescriptor.standardOutput.writeAll(((jsonl ? line.json : DeliverCommand.readable(line)) + "\n").utf8)
         }
-        if headless {
-            service.onEvent = { event in print(Self.line(event, at: clock.seconds())) }
-            service.onPresentationEvent = { logged in print(logged.line) }
-        }
+        let waiters = ResponseWaiters()
+        // The socket's handler pushes to other clients through the server it belongs to.
+        let serving = Mutex<CenterSocketServer?>(nil)
         let server: CenterSocketServer
-        let waiting = Mutex<[String: CenterConnectionID]>([:])
         do {
             server = try CenterSocketServer(path: CenterPlaces.socketPath) { request, peer in
                 return await MainActor.run {
-                    service.answer(request) { identifier in
-                        waiting.withLock { $0[identifier] = peer.connection }
+                    service.answer(request) { identifier, requestID in
+                        let waiter = ResponseWaiters.Waiter(connection: peer.connection, requestID: requestID)
+                        guard let replaced = waiters.add(waiter, for: identifier) else { return }
+                        serving.withLock { $0 }?.push(
+                            ResponseWaiters.event(for: replaced, identifier: identifier, action: ResponseWaiters.replacedAction),
+                            to: replaced.connection)
                     }
                 }
             }
@@ -93,21 +94,36 @@ struct ServeCommand: AsyncParsableCommand {
             Diagnostics.shared.report(failure.description)
             return ExitStatus.of(failure.kind)
         }
+        serving.withLock { $0 = server }
         defer { server.stop() }
         service.onResponse = { response in
-            guard let connection = waiting.withLock({ $0.removeValue(forKey: response.identifier) }) else { return }
+            guard let waiter = waiters.take(response.identifier) else { return }
             server.push(
-                .response(ResponseEvent(requestID: 0, identifier: response.identifier, action: response.action, text: response.text)),
-                to: connection)
+                ResponseWaiters.event(for: waiter, identifier: response.identifier, action: response.action, text: response.text),
+                to: waiter.connection)
         }
+        service.onEvent = { event in
+            if case .removed(let identifiers) = event {
+                for identifier in identifiers {
+                    guard let waiter = waiters.take(identifier) else { continue }
+                    server.push(ResponseWaiters.event(for: waiter, identifier: identifier, action: ResponseWaiters.removedAction), to: waiter.connection)
+                }
+            }
+            if headless { print(Self.line(event, at: service.clock.seconds())) }
+        }
+        if headless { service.onPresentationEvent = { logged in print(logged.line) } }
         do { try service.restore() } catch {
             Diagnostics.shared.report(error.description)
             return CenterPlaces.status(of: error)
         }
         let end: CardEnd
         if headless {
-            if let shown = service.shownSession { _ = await keys.run(on: shown, moveCard: { service.move(by: $0) }) }
-            end = .interrupted(signal: await Self.untilInterrupted())
+            let (signals, continuation) = AsyncStream.makeStream(of: Int32.self)
+            let watch = InterruptWatch(signal: { continuation.yield($0) })
+            defer { watch.cancel() }
+            let driver = HeadlessDeckDriver(deck: service)
+            driver.onBadLine = { _, problem in Diagnostics.shared.report("standard input: \(problem)") }
+            end = await driver.present(keys: keys, lines: InputLines.start(input: .standardInput), signals: signals)
         } else {
             end = await TerminalCardDriver(environment: processEnvironment).present(deck: service, keys: keys)
         }
@@ -119,17 +135,6 @@ struct ServeCommand: AsyncParsableCommand {
             Diagnostics.shared.report(message)
             return ExitStatus.unavailable
         }
-    }
-
-    /// Waits for SIGINT, SIGTERM or SIGHUP; returns its number.
-    static func untilInterrupted() async -> Int32 {
-        let box = Mutex<InterruptWatch?>(nil)
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            box.withLock { $0 = InterruptWatch { continuation.resume() } }
-        }
-        let watch = box.withLock { $0 }
-        watch?.cancel()
-        return watch?.fired ?? 2
     }
 
     /// A center event as an event line.

@@ -12,7 +12,12 @@ public final class InterruptWatch: Sendable {
     private let signalNumber = Atomic<Int32>(0)
 
     /// Starts watching; `handler` runs on a queue of its own at the first signal.
-    public init(_ handler: @escaping @Sendable () -> Void) {
+    public convenience init(_ handler: @escaping @Sendable () -> Void) {
+        self.init(signal: { _ in handler() })
+    }
+
+    /// Starts watching; `handler` runs on a queue of its own at the first signal, with its number.
+    public init(signal handler: @escaping @Sendable (Int32) -> Void) {
         let queue = DispatchQueue(label: "notiplay.signals")
         var sources: [any DispatchSourceSignal] = []
         for number in Self.signals {
@@ -28,7 +33,7 @@ public final class InterruptWatch: Sendable {
                     Posix.setDisposition(.systemDefault, for: number)
                     Posix.raise(number)
                 }
-                handler()
+                handler(number)
             }
             source.resume()
         }

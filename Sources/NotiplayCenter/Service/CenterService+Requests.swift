@@ -13,14 +13,14 @@ extension CenterFailure.Code {
 extension CenterService {
     /// Answers a client's request: `send` is stored durably before its reply, `list`, `remove`
     /// and `history` read and change the store, `ping` says who serves. Runs on the main actor.
-    /// `respondLater` is called with the identifier of a `send` that asked to wait for its
-    /// response.
-    package func answer(_ request: CenterRequest, respondLater: (String) -> Void) -> CenterReply {
+    /// `respondLater` is called with the notification's identifier and the request's id when a
+    /// `send` asked to wait for its response.
+    package func answer(_ request: CenterRequest, respondLater: (_ identifier: String, _ requestID: Int) -> Void) -> CenterReply {
         switch request.operation {
         case .ping:
             return .pong(PingReply(pid: UnixSocket.processID))
         case .send(let send):
-            return receive(send, respondLater: respondLater)
+            return receive(send) { respondLater($0, request.id) }
         case .list(let list):
             do {
                 var found = try store.pending() + store.delivered()

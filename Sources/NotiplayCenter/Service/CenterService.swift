@@ -37,6 +37,8 @@ package final class CenterService {
 
     /// The durable store.
     package let store: CenterStore
+    /// The clock of every card's events (one for the server's life, so their times compare).
+    package let clock: EventClock
     private let apps: [String: App]
     private let types: ExtensionTypes
     private let engine: any PlaybackEngine
@@ -55,12 +57,13 @@ package final class CenterService {
     package var onResponse: (@MainActor (CenterResponse) -> Void)?
 
     /// A center over `store`, presenting for `apps` (by name) with extension `types`, playing
-    /// through `engine`.
+    /// through `engine`; its cards' events are timed by `clock`.
     package init(
         store: CenterStore, apps: [App], types: ExtensionTypes, engine: any PlaybackEngine,
-        configuration: PresentationSession.Configuration = .init()
+        configuration: PresentationSession.Configuration = .init(), clock: EventClock = EventClock()
     ) {
         self.store = store
+        self.clock = clock
         self.apps = Dictionary(apps.map { ($0.definition.name, $0) }, uniquingKeysWith: { first, _ in first })
         self.types = types
         self.engine = engine
@@ -163,7 +166,7 @@ package final class CenterService {
             onDeckChange?()
             return
         }
-        let log = EventLog()
+        let log = EventLog(clock: clock)
         let session = PresentationSession(
             app: app.definition, registry: app.registry, types: types, engine: engine, log: log, configuration: configuration)
         log.observe { [weak self, weak session] logged in

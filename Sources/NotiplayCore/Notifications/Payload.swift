@@ -51,9 +51,15 @@ public struct PayloadDecoder: Sendable {
 
     /// Reads and decodes the payload file at `path`.
     public func decodeFile(_ path: String) throws(InvalidFileError) -> APNsPayload {
+        try decodeFileKeepingBytes(path).payload
+    }
+
+    /// Decodes the payload file at `path`, as ``decodeFile(_:)`` does, and returns the bytes it
+    /// read too: for a caller that hands on exactly what it checked (`notiplay send`).
+    public func decodeFileKeepingBytes(_ path: String) throws(InvalidFileError) -> (payload: APNsPayload, bytes: [UInt8]) {
         let bytes = try FileBytes.contents(of: path, cap: Self.fileCap, what: "a payload")
         do {
-            return try decode(bytes)
+            return (try decode(bytes), bytes)
         } catch {
             throw InvalidFileError(file: path, errors: error.errors, warnings: error.warnings)
         }

@@ -1,0 +1,65 @@
+import Foundation
+import NotiplayTestSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `serve --headless` with keys a line at a time on its standard input, and `send --wait`.
+extension CenterTests {
+    @Test("Headless serve reads keys from stdin; send --wait prints the dismissal, a removal, and q ends the server with 0")
+    func keysOnStandardInputAndWait() async throws {
+        defer {
+            E2E.remove(scratch)
+            try? FileManager.default.removeItem(atPath: environment["XDG_RUNTIME_DIR"]!)
+        }
+        // The server's standard input: a FIFO this test holds open for reading and writing, so
+        // opening it never waits and its end never comes before the test says.
+        let fifo = scratch.appendingPathComponent("keys").path
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let keys = open(fifo, O_RDWR | O_CLOEXEC)
+        try #require(keys >= 0)
+        defer { close(keys) }
+        func type(_ line: String) { _ = line.utf8CString.withUnsafeBufferPointer { write(keys, $0.baseAddress, line.utf8.count) } }
+
+        let server = ChildProcess(
+            "/bin/sh", ["-c", "exec \"$0\" serve --headless --events jsonl --audio null < \"$1\"", try E2E.binary(), fifo],
+            environment: environment)
+        try await server.start()
+        /// Waits for the server's `count`-th event line with both texts in it.
+        func untilServerSays(_ event: String, _ identifier: String, count: Int = 1) async -> Bool {
+            await server.send(0, whenStdout: { output in
+                String(decoding: output, as: UTF8.self).split(separator: "\n")
+                    .filter { $0.contains("\"event\":\"\(event)\"") && $0.contains(identifier) }.count >= count
+            }, timeout: 30) != nil
+        }
+        try #require(await untilServerSays("shown", "\"identifier\":null"), "the server did not start")
+
+        let nag = ChildProcess(try E2E.binary(), ["send", E2E.media("nagme.apns"), "--id", "nag", "--wait"], environment: environment)
+        try await nag.start()
+        try #require(await untilServerSays("shown", "\"identifier\":\"nag\""), "nag was not shown")
+        let memo = ChildProcess(try E2E.binary(), ["send", E2E.media("voice-memo.apns"), "--id", "memo", "--wait"], environment: environment)
+        try await memo.start()
+        try #require(await untilServerSays("arrived", "\"identifier\":\"memo\""), "memo did not arrive")
+
+        type("bogus\n")
+        type("d\n")  // Dismisses nag: its sender prints the dismissal; memo shows.
+        let nagResult = try await nag.finish(timeout: 30)
+        #expect(nagResult.status == 0, "\(nagResult)")
+        #expect(nagResult.stdoutText == "{\"identifier\":\"nag\",\"action\":\"com.apple.UNNotificationDismissActionIdentifier\"}\n", "\(nagResult)")
+        #expect(await untilServerSays("shown", "\"identifier\":\"memo\""))
+
+        let removed = try await notiplay("remove", "memo")
+        #expect(removed.status == 0, "\(removed)")
+        let memoResult = try await memo.finish(timeout: 30)
+        #expect(memoResult.stdoutText == "{\"identifier\":\"memo\",\"action\":\"notiplay.removed\"}\n", "\(memoResult)")
+
+        type("q\n")
+        let result = try await server.finish(timeout: 30)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderrText.contains("standard input: unknown key 'bogus'"), "\(result)")
+        let history = try await notiplay("history")
+        #expect(history.stdoutText == "memo  removed  notiplay  Voice memo from Sam\nnag  dismissed  notiplay  NagMe\n", "\(history)")
+    }
+}
