@@ -19,8 +19,11 @@ struct ServeCommand: AsyncParsableCommand {
             ~/.local/state/notiplay) and listens on $XDG_RUNTIME_DIR/notiplay/center.sock (else \
             /tmp/notiplay-UID/center.sock). The card, its keys and its media button are deliver's; \
             n and N move between waiting cards; q quits. A notification names its app with send \
-            --app (default notiplay, the built-in app); --app FILE registers an app file. Exits 69 \
-            when a server already runs, 73 or 74 when the store cannot be opened.
+            --app (default notiplay, the built-in app); the server presents for each --app FILE and \
+            every *.app.json in $XDG_CONFIG_HOME/notiplay/apps (else ~/.config/notiplay/apps). \
+            Ended notifications stay in the history until --keep-history or --keep-days lets them \
+            go. Exits 65 for an app file that is not valid, 69 when a server already runs, 73 or 74 \
+            when the store cannot be opened.
             """)
 
     @Option(help: ArgumentHelp("An app file to present for; repeatable.", valueName: "file"), completion: .file())
@@ -35,41 +38,45 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Print events as JSON lines (default: readable lines).")
     var events: EventFormat?
 
+    @Option(help: ArgumentHelp("Keep at most this many ended notifications in the history (default 10000).", valueName: "n"))
+    var keepHistory = 10_000
+
+    @Option(help: ArgumentHelp("Forget ended notifications after this many days (default 90).", valueName: "days"))
+    var keepDays = 90.0
+
     @OptionGroup var output: OutputOptions
 
+    func validate() throws {
+        if keepHistory < 0 { throw ValidationError("--keep-history must be 0 or more") }
+        if !(keepDays > 0 && keepDays <= 36_500) { throw ValidationError("--keep-days must be more than 0 and at most 36500") }
+    }
+
     func run() async throws {
-        var apps = [CenterService.App(definition: .standard, registry: .empty)]
-        for file in app {
-            let definition: AppDefinition
-            do { definition = try AppDefinition.decodeFile(file) } catch { throw error.notiplayError }
-            var registry = ExtensionRegistry.empty
-            if let folder = definition.extensionsDirectory {
-                do { registry = try ExtensionRegistry.load(folder: folder) } catch {
-                    throw error.failures.last?.notiplayError ?? NotiplayError(.badData, file: folder, "cannot be loaded")
-                }
-            }
-            apps.append(CenterService.App(definition: definition, registry: registry))
-        }
+        let apps = try ServeApps.load(files: app)
         let store: CenterStore
         do { store = try CenterStore.open(folder: CenterPlaces.storeFolder) } catch {
             Diagnostics.shared.report(error.description)
             throw ExitCode(CenterPlaces.status(of: error))
         }
         let engine = try output.audio.startEngine(untimed: output.untimed)
+        let retention = (count: keepHistory, age: Duration.milliseconds(Int64(keepDays * 86_400_000)))
         let status = await Self.serve(
-            store: store, apps: apps, engine: engine, headless: headless, keys: keys ?? KeyScript(), jsonl: events == .jsonl)
+            store: store, apps: apps, engine: engine, headless: headless, keys: keys ?? KeyScript(), jsonl: events == .jsonl,
+            retention: retention)
         await engine.shutdown()
         if status != 0 { throw ExitCode(status) }
     }
 
     @MainActor
     static func serve(
-        store: CenterStore, apps: [CenterService.App], engine: MPVEngine, headless: Bool, keys: KeyScript, jsonl: Bool
+        store: CenterStore, apps: [CenterService.App], engine: MPVEngine, headless: Bool, keys: KeyScript, jsonl: Bool,
+        retention: (count: Int, age: Duration?)
     ) async -> Int32 {
         var configuration = PresentationSession.Configuration()
         configuration.environment = hostEnvironment()
         let service = CenterService(
             store: store, apps: apps, types: NotiplayCLI.types, engine: engine, configuration: configuration)
+        service.retention = retention
         let print: @MainActor (EventLine) -> Void = { line in
             _ = try? FileDescriptor.standardOutput.writeAll(((jsonl ? line.json : DeliverCommand.readable(line)) + "\n").utf8)
         }

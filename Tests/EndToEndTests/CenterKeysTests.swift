@@ -63,3 +63,34 @@ extension CenterTests {
         #expect(history.stdoutText == "memo  removed  notiplay  Voice memo from Sam\nnag  dismissed  notiplay  NagMe\n", "\(history)")
     }
 }
+
+/// The apps folder in the configuration directory, and the history's retention.
+extension CenterTests {
+    @Test("serve presents for every app file in $XDG_CONFIG_HOME/notiplay/apps (a broken one: 65, named); --keep-history keeps the newest ended")
+    func appsFolderAndRetention() async throws {
+        let apps = scratch.appendingPathComponent("config/notiplay/apps")
+        try FileManager.default.createDirectory(at: apps, withIntermediateDirectories: true)
+        let broken = apps.appendingPathComponent("Broken.app.json")
+        try Data("{\"name\": ".utf8).write(to: broken)
+        let refused = try await notiplay("serve", "--headless", "--audio", "null")
+        #expect(refused.status == 65, "\(refused)")
+        #expect(refused.stderrText.contains(broken.path), "\(refused)")
+        try FileManager.default.removeItem(at: broken)
+        try Data("{\"name\": \"Builds\", \"categories\": []}".utf8).write(to: apps.appendingPathComponent("Builds.app.json"))
+
+        try await withServer(["--keep-history", "1"]) { _ in
+            for id in ["one", "two", "three"] {
+                let sent = try await notiplay("send", E2E.media("nagme.apns"), "--app", "Builds", "--id", id)
+                #expect(sent.status == 0, "\(sent)")
+            }
+            let listed = try await notiplay("list")
+            #expect(listed.stdoutText.split(separator: "\n").allSatisfy { $0.contains("  Builds  ") }, "\(listed)")
+            for id in ["one", "two", "three"] {
+                let removed = try await notiplay("remove", id)
+                #expect(removed.status == 0, "\(removed)")
+            }
+            let history = try await notiplay("history")
+            #expect(history.stdoutText == "three  removed  Builds  NagMe\n", "\(history)")
+        }
+    }
+}

@@ -17,6 +17,7 @@ struct CenterTests {
         scratch = try E2E.scratch()
         var environment = E2E.childEnvironment
         environment["XDG_STATE_HOME"] = scratch.appendingPathComponent("state").path
+        environment["XDG_CONFIG_HOME"] = scratch.appendingPathComponent("config").path
         // Short: a socket path may hold 107 bytes.
         let runtime = "/tmp/npe-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
@@ -30,13 +31,15 @@ struct CenterTests {
 
     /// Runs `body` with a headless server that has shown its (empty) deck; stops it after, and
     /// removes the scratch folders unless `keepingStore`.
-    func withServer(keepingStore: Bool = false, _ body: (ChildProcess) async throws -> Void) async throws {
+    func withServer(
+        _ arguments: [String] = [], keepingStore: Bool = false, _ body: (ChildProcess) async throws -> Void
+    ) async throws {
         defer {
             if !keepingStore { E2E.remove(scratch) }
             try? FileManager.default.removeItem(atPath: environment["XDG_RUNTIME_DIR"]!)
         }
         let server = ChildProcess(
-            try E2E.binary(), ["serve", "--headless", "--events", "jsonl", "--audio", "null"], environment: environment)
+            try E2E.binary(), ["serve", "--headless", "--events", "jsonl", "--audio", "null"] + arguments, environment: environment)
         try await server.start()
         let ready = await server.send(0, whenStdout: { String(decoding: $0, as: UTF8.self).contains("\"event\":\"shown\"") }, timeout: 30)
         try #require(ready != nil, "the server did not start")

@@ -47,6 +47,11 @@ package final class CenterService {
     /// The shown card's session.
     package private(set) var shownSession: PresentationSession?
 
+    /// How much of the history to keep: ended notifications beyond the newest `count`, or that
+    /// ended longer than `age` ago, are deleted when the server starts and whenever one ends.
+    /// `nil` (the default) keeps everything.
+    package var retention: (count: Int, age: Duration?)?
+
     /// Called when the shown card or the queue's status changed.
     package var onDeckChange: (@MainActor () -> Void)?
     /// Called for every center event.
@@ -75,6 +80,7 @@ package final class CenterService {
 
     /// Queues what the store holds as delivered (after a restart), oldest first, and shows the first.
     package func restore() throws(CenterStoreError) {
+        try pruneHistory()
         for stored in try store.delivered() {
             _ = queue.arrive(identifier: stored.identifier, app: stored.app, thread: stored.threadIdentifier)
         }
@@ -120,6 +126,7 @@ package final class CenterService {
         let ids = Set(removed.map(\.identifier))
         if queue.remove(identifiers: ids) { showCurrent() } else { onDeckChange?() }
         onEvent?(.removed(identifiers: removed.map(\.identifier)))
+        try? pruneHistory()
         return removed
     }
 
@@ -154,6 +161,13 @@ package final class CenterService {
         }
         queue.dismissShown()
         showCurrent()
+        try? pruneHistory()
+    }
+
+    /// Deletes what ``retention`` no longer keeps.
+    private func pruneHistory() throws(CenterStoreError) {
+        guard let retention else { return }
+        try store.prune(keepingHistory: retention.count, olderThan: retention.age)
     }
 
     /// Presents the queue's shown card in a new session (closing the old one).
