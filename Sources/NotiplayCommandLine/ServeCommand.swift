@@ -77,6 +77,7 @@ struct ServeCommand: AsyncParsableCommand {
         let service = CenterService(
             store: store, apps: apps, types: NotiplayCLI.types, engine: engine, configuration: configuration)
         service.retention = retention
+        service.serviceConfiguration.environment = configuration.environment
         let print: @MainActor (EventLine) -> Void = { line in
             _ = try? FileDescriptor.standardOutput.writeAll(((jsonl ? line.json : DeliverCommand.readable(line)) + "\n").utf8)
         }

@@ -40,7 +40,7 @@ package final class CenterService {
     /// The clock of every card's events (one for the server's life, so their times compare).
     package let clock: EventClock
     private let apps: [String: App]
-    private let types: ExtensionTypes
+    let types: ExtensionTypes
     private let engine: any PlaybackEngine
     private let configuration: PresentationSession.Configuration
     private var queue = CardQueue()
@@ -51,6 +51,12 @@ package final class CenterService {
     /// ended longer than `age` ago, are deleted when the server starts and whenever one ends.
     /// `nil` (the default) keeps everything.
     package var retention: (count: Int, age: Duration?)?
+
+    /// The service-extension stages running, by the notification's sequence number.
+    var serviceStages: [Int64: Task<Void, Never>] = [:]
+
+    /// Limits of the service-extension stage an arrival goes through, and where fetched media go.
+    package var serviceConfiguration = ServiceExtensionStage.Configuration()
 
     /// Called when the shown card or the queue's status changed.
     package var onDeckChange: (@MainActor () -> Void)?
@@ -88,14 +94,25 @@ package final class CenterService {
     }
 
     /// Stores `incoming` durably, then queues it: shown at once when nothing is, added to the
-    /// shown card when it is of its thread, else waiting. Throws before anything is stored when
-    /// the app is unknown.
+    /// shown card when it is of its thread, else waiting. A notification a service extension
+    /// applies to is queued once the extension has finished (see ``serviceConfiguration``).
+    /// Throws before anything is stored when the app is unknown.
     package func receive(_ incoming: IncomingNotification) throws(CenterServiceError) -> StoredNotification {
-        guard apps[incoming.app] != nil else {
+        guard let app = apps[incoming.app] else {
             throw .unknownApp(incoming.app, known: appNames)
         }
         let stored: StoredNotification
         do { stored = try store.add(incoming) } catch { throw .store(error) }
+        if let (notification, mutable) = serviceStageInput(stored, app: app) {
+            runServiceStage(stored, notification: notification, mutable: mutable, app: app)
+        } else {
+            admit(stored)
+        }
+        return stored
+    }
+
+    /// Queues a stored notification and shows what the queue says.
+    func admit(_ stored: StoredNotification) {
         let arrival = queue.arrive(identifier: stored.identifier, app: stored.app, thread: stored.threadIdentifier)
         onEvent?(.arrived(identifier: stored.identifier, app: stored.app, queued: queue.cards.count - 1))
         switch arrival {
@@ -111,7 +128,6 @@ package final class CenterService {
         case .queued:
             onDeckChange?()
         }
-        return stored
     }
 
     /// Removes notifications (all live ones when `identifiers` is `nil`); a removed shown card
@@ -219,7 +235,7 @@ package final class CenterService {
 
     /// The stored notification as the runtime presents it: its payload decoded, its stored
     /// attachment files attached.
-    private func notification(_ stored: StoredNotification) -> UNNotification? {
+    func notification(_ stored: StoredNotification) -> UNNotification? {
         guard let payload = try? PayloadDecoder(sizeLimit: nil).decode(Array(stored.payload.utf8)) else { return nil }
         var content = payload.content.mutableCopy()
         let validator = AttachmentValidator()

@@ -1,0 +1,81 @@
+internal import FoundationEssentials
+import Notiplay
+import NotiplayCore
+import NotiplaySystem
+import SystemPackage
+
+/// Arrivals through their app's service extension (or the built-in media fetcher), as on iOS:
+/// the notification is stored at once (so `send` returns), then changed by the extension, stored
+/// again as changed, and only then queued and shown.
+///
+/// A server stopped while an extension runs keeps the notification as it arrived; after a restart
+/// it is shown so, without running the extension again.
+extension CenterService {
+    /// The notification to hand a service extension, and whether its payload is mutable; `nil`
+    /// when no extension applies (no `mutable-content`, no alert text, or neither a service
+    /// extension nor a `media-url`).
+    func serviceStageInput(_ stored: StoredNotification, app: App) -> (UNNotification, Bool)? {
+        guard let payload = try? PayloadDecoder(sizeLimit: nil).decode(Array(stored.payload.utf8)),
+              payload.wantsServiceExtension,
+              app.registry.serviceExtension != nil || payload.content.userInfo[MediaAttachmentService.payloadKey] != nil,
+              let notification = notification(stored)
+        else { return nil }
+        return (notification, payload.mutableContent)
+    }
+
+    /// Runs the stage, keeps what it made, then queues the notification (unless it was removed
+    /// or replaced meanwhile).
+    func runServiceStage(_ stored: StoredNotification, notification: UNNotification, mutable: Bool, app: App) {
+        let log = EventLog(clock: clock)
+        log.observe { [weak self] logged in self?.onPresentationEvent?(logged) }
+        serviceStages[stored.sequence] = Task { @MainActor [weak self, types, serviceConfiguration] in
+            defer { self?.serviceStages[stored.sequence] = nil }
+            let request = await ServiceExtensionStage.run(
+                request: notification.request, payloadIsMutable: mutable, registry: app.registry, types: types, log: log,
+                configuration: serviceConfiguration)
+            guard let self else { return }
+            var admitted = stored
+            if request.content != notification.request.content {
+                let content = request.content
+                do {
+                    guard let revised = try self.store.revise(
+                        stored.sequence, payload: content.payloadJSON,
+                        threadIdentifier: content.threadIdentifier.isEmpty ? nil : content.threadIdentifier,
+                        categoryIdentifier: content.categoryIdentifier.isEmpty ? nil : content.categoryIdentifier,
+                        attachments: try Self.incoming(content.attachments))
+                    else { return }  // Removed or replaced while the extension ran.
+                    admitted = revised
+                } catch {
+                    log.record(.error("the service extension's content could not be stored (\(error)); the notification is shown as it arrived"))
+                }
+            } else if (try? store.notification(sequence: stored.sequence))??.state.isLive != true {
+                return
+            }
+            admit(admitted)
+        }
+    }
+
+    /// Returns once every service-extension stage running now has ended (and its notification
+    /// was queued, or not).
+    package func serviceStagesFinished() async {
+        for task in Array(serviceStages.values) { await task.value }
+    }
+
+    /// Attachments as the store takes them: each file's bytes, read now.
+    static func incoming(_ attachments: [UNNotificationAttachment]) throws -> [IncomingAttachment] {
+        try attachments.map { attachment in
+            let path = attachment.url.path
+            let file = try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec])
+            defer { try? file.close() }
+            var bytes: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            while true {
+                let count = try chunk.withUnsafeMutableBytes { try Posix.read(file, into: $0) }
+                if count == 0 { break }
+                bytes += chunk[0..<count]
+            }
+            let kind = attachment.audioFile != nil ? "audio" : "image"
+            return IncomingAttachment(name: attachment.identifier, kind: kind, bytes: bytes)
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import Notiplay
+@testable import NotiplayCenter
+import NotiplayCore
+import NotiplayPlayback
+import NotiplayTestSupport
+import Testing
+
+/// What the stage's test extension is told and did.
+@MainActor
+enum StageScript {
+    /// When set, the extension keeps its handler here instead of answering.
+    static var holding = false
+    static var handler: ((UNNotificationContent) -> Void)?
+    static var edited: UNNotificationContent?
+}
+
+/// Stamps the title and attaches a one-second tone, as an iOS service extension that downloads
+/// media does.
+final class StampingService: UNNotificationServiceExtension {
+    override func didReceive(
+        _ request: UNNotificationRequest, withContentHandler contentHandler: @escaping (UNNotificationContent) -> Void
+    ) {
+        var content = request.content.mutableCopy()
+        content.title += " [stamped]"
+        if let tone = try? UNNotificationAttachment(identifier: "tone.wav", url: URL(fileURLWithPath: TestMedia.path("tone-1s.wav"))) {
+            content.attachments.append(tone)
+        }
+        StageScript.edited = content.content
+        if StageScript.holding { StageScript.handler = contentHandler } else { contentHandler(content.content) }
+    }
+}
+
+extension RealEngine {
+    /// Arrivals through their app's service extension: stored at once, changed, stored as changed,
+    /// then shown; one removed meanwhile is never shown.
+    @MainActor
+    @Suite(.serialized) struct CenterServiceStageTests {
+        static let payload = "{\"aps\":{\"alert\":{\"title\":\"Memo\"},\"mutable-content\":1},\"from\":\"Sam\"}"
+
+        func withService(_ body: @MainActor (CenterService, [CenterService.Event]) async throws -> Void) async throws {
+            let manifest = ExtensionManifest(
+                bundleName: "Stamp", path: "Stamp.appex/Info.plist", point: .service, principalClass: "Test.Stamp",
+                mainStoryboard: nil, typeName: "Test.Stamp", bundleIdentifier: nil, displayName: nil, categories: [],
+                initialContentSizeRatio: 0, defaultContentHidden: false, overridesDefaultTitle: false,
+                userInteractionEnabled: false, warnings: [])
+            let app = CenterService.App(
+                definition: AppDefinition(name: "Stamp", categories: [], extensionsDirectory: nil, forwardedActions: .printOnly),
+                registry: try ExtensionRegistry([manifest]))
+            var types = ExtensionTypes()
+            types.registerService(StampingService.self, as: "Test.Stamp")
+            let folder = try TestMedia.scratch().appendingPathComponent("store").path
+            let engine = try MPVEngine(output: .null(untimed: true))
+            let service = CenterService(store: try CenterStore.open(folder: folder), apps: [app], types: types, engine: engine)
+            StageScript.holding = false
+            StageScript.handler = nil
+            try await body(service, [])
+            await service.close()
+            await engine.shutdown()
+        }
+
+        static func incoming(_ id: String) -> IncomingNotification {
+            IncomingNotification(identifier: id, app: "Stamp", payload: payload)
+        }
+
+        /// Waits for the center's event that `matches`.
+        func next(_ service: CenterService, _ matches: @escaping (CenterService.Event) -> Bool) async {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                service.onEvent = { event in
+                    guard matches(event) else { return }
+                    service.onEvent = nil
+                    continuation.resume()
+                }
+            }
+        }
+
+        @Test("The extension's content is stored (payload and attachment bytes) before the card shows it")
+        func storedThenShown() async throws {
+            try await withService { service, _ in
+                _ = try service.receive(Self.incoming("memo"))
+                #expect(service.shownSession == nil, "shown before the extension finished")
+                await next(service) { $0 == .shown(identifier: "memo") }
+                let stored = try #require(try service.store.notification("memo"))
+                let payload = try PayloadDecoder(sizeLimit: nil).decode(Array(stored.payload.utf8))
+                #expect(payload.content.title == "Memo [stamped]")
+                #expect(payload.mutableContent == false)
+                #expect(payload.content.userInfo["from"] == .string("Sam"))
+                #expect(stored.attachments.map(\.name) == ["tone.wav"])
+                let bytes = try Data(contentsOf: URL(fileURLWithPath: service.store.attachmentPath(for: stored.attachments[0])))
+                #expect(bytes == (try Data(contentsOf: URL(fileURLWithPath: TestMedia.path("tone-1s.wav")))))
+                let shown = try #require(service.shownSession)
+                #expect(shown.log.events(named: "didReceive").count == 1)
+                #expect(shown.buttonState == .play, "the stored tone is the card's media")
+            }
+        }
+
+        @Test("A notification removed while its extension runs is never queued or shown")
+        func removedMeanwhile() async throws {
+            try await withService { service, _ in
+                StageScript.holding = true
+                _ = try service.receive(Self.incoming("memo"))
+                while StageScript.handler == nil { await Task.yield() }
+                _ = try service.remove(identifiers: ["memo"])
+                var events: [CenterService.Event] = []
+                service.onEvent = { events.append($0) }
+                StageScript.handler?(try #require(StageScript.edited))
+                await service.serviceStagesFinished()
+                _ = try service.receive(IncomingNotification(identifier: "after", app: "Stamp", payload: "{\"aps\":{\"alert\":\"plain\"}}"))
+                #expect(events.first == .arrived(identifier: "after", app: "Stamp", queued: 0), "\(events)")
+                #expect(try service.store.notification("memo")?.state == .removed)
+                #expect(try service.store.notification("memo")?.attachments.isEmpty == true)
+            }
+        }
+    }
+}
