@@ -1,0 +1,44 @@
+import Foundation
+import NotiplayTestSupport
+import Testing
+
+/// `notiplay serve` in a real terminal (tmux): what other programs send shows as cards, one at a
+/// time, with the queue on the card; n moves, d dismisses, q quits and restores the terminal.
+extension TerminalCardTests {
+    @Test("serve shows sent cards one at a time with the queue's line; n moves, d dismisses, q quits and restores")
+    func serveDeck() async throws {
+        defer { E2E.remove(scratch) }
+        let runtime = "/tmp/npd-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: runtime) }
+        let places = [
+            "XDG_STATE_HOME": scratch.appendingPathComponent("state").path, "XDG_RUNTIME_DIR": runtime,
+            "XDG_CONFIG_HOME": scratch.appendingPathComponent("config").path,
+        ]
+        var environment = E2E.childEnvironment
+        environment.merge(places) { _, new in new }
+        let pane = try await TmuxPane(environment: places)
+        let bin = try E2E.binary()
+        try await pane.type("stty -g > \(scratchFile("before")); echo READY")
+        try await pane.expectScreen("the shell did not answer") { $0.split(separator: "\n").contains(where: Self.isReadyLine) }
+        try await pane.type("\(E2E.shellQuoted(bin)) serve --audio null; echo \"EXIT=$?\"; stty -g > \(scratchFile("after"))")
+        try await pane.expectScreen("serve did not show its empty deck") { $0.contains("no notifications") }
+
+        let memo = try await run(bin, ["send", E2E.media("voice-memo.apns"), "--attach", E2E.media("voice-memo.m4a"), "--id", "memo"], environment: environment)
+        #expect(memo.status == 0, "\(memo)")
+        try await pane.expectScreen("the memo's card did not show") { $0.contains("Voice memo from Sam") && $0.contains("▶") }
+        let nag = try await run(bin, ["send", E2E.media("nagme.apns"), "--id", "nag"], environment: environment)
+        #expect(nag.status == 0, "\(nag)")
+        try await pane.expectScreen("the queue's line did not show") { $0.contains("1 more · n next · N previous") && $0.contains("Voice memo from Sam") }
+
+        try await pane.keys("n")
+        try await pane.expectScreen("n did not show the next card") { $0.contains("Water the plants") && !$0.contains("Voice memo from Sam") }
+        try await pane.keys("d")
+        try await pane.expectScreen("d did not give way to the memo") { $0.contains("Voice memo from Sam") && !$0.contains("1 more") }
+        try await pane.keys("q")
+        try await expectRestored(pane, exit: "0")
+
+        let history = try await run(bin, ["history"], environment: environment)
+        #expect(history.stdoutText == "nag  dismissed  notiplay  NagMe\nmemo  delivered  notiplay  Voice memo from Sam\n", "\(history)")
+    }
+}
