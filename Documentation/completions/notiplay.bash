@@ -327,7 +327,7 @@ _notiplay_serve() {
     repeating_flags=()
     non_repeating_flags=(--headless --untimed --version -h --help)
     repeating_options=(--app)
-    non_repeating_options=(--keys --events --audio)
+    non_repeating_options=(--keys --events --keep-history --keep-days --audio)
     __notiplay_offer_flags_options 0
 
     # Offer option value completions
@@ -341,6 +341,12 @@ _notiplay_serve() {
         ;;
     '--events')
         __notiplay_add_completions -W 'jsonl'
+        return
+        ;;
+    '--keep-history')
+        return
+        ;;
+    '--keep-days')
         return
         ;;
     '--audio')
