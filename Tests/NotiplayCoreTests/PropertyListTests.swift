@@ -834,16 +834,7 @@ func executable(_ name: String) -> String? {
 
 /// Runs a program to completion; returns its exit status and standard error.
 func run(_ program: String, _ arguments: [String]) throws -> (status: Int32, errors: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: program)
-    process.arguments = arguments
-    let errors = Pipe()
-    process.standardError = errors
-    process.standardOutput = FileHandle.nullDevice
-    try process.run()
-    let output = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    try spawnAndWait(program, arguments)
 }
 
 let python3 = executable("python3").flatMap { path in

@@ -43,28 +43,15 @@ enum Binary {
         let err = scratch.appendingPathComponent("err")
         try Data().write(to: out)
         try Data().write(to: err)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.currentDirectoryURL = TestMedia.root
-        var env = ProcessInfo.processInfo.environment
-        env["NOTIPLAY_LOG"] = nil
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        let ended = AsyncStream<Void>.makeStream()
-        process.terminationHandler = { _ in ended.continuation.finish() }
-        try process.run()
-        let watchdog = Task {
-            try await Task.sleep(for: .seconds(timeout))
-            process.terminate()
-        }
-        for await _ in ended.stream {}
-        watchdog.cancel()
+        // Through swift-subprocess, not Foundation's Process (see Tests/Support/SpawnAndWait.swift):
+        // `sh` sets the folder and the environment, then becomes notiplay.
+        let assignments = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\(quoted($0.value))" }
+        let command = "cd \(quoted(TestMedia.root.path)) && exec env -u NOTIPLAY_LOG \(assignments.joined(separator: " ")) "
+            + "\(quoted(path)) \(arguments.map(quoted).joined(separator: " ")) </dev/null"
+        guard case .exited(let status)? = await TestChild.run("/bin/sh", ["-c", command], stdout: out.path, stderr: err.path, seconds: timeout)
+        else { throw SampleRunFailed(arguments: arguments) }
         return Result(
-            status: process.terminationStatus,
+            status: status,
             stdout: try String(contentsOf: out, encoding: .utf8),
             stderr: try String(contentsOf: err, encoding: .utf8))
     }
@@ -246,4 +233,15 @@ extension RealTime {
             #expect(result.names.contains("mediaPause") && result.names.last == "mediaPlayingPaused", "\(result)")
         }
     }
+}
+
+/// `text` as one word for `sh`.
+private func quoted(_ text: String) -> String {
+    "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+}
+
+/// notiplay did not end by itself in time, or could not be started.
+struct SampleRunFailed: Error, CustomStringConvertible {
+    var arguments: [String]
+    var description: String { "notiplay \(arguments.joined(separator: " ")) did not run to its end" }
 }
