@@ -13,10 +13,12 @@ final class EngineLease {
     /// The last command given through the lease.
     private var tail: Task<Void, Never>?
 
-    /// A lease on `router`'s engine; a `revoked` one stands for no card.
-    init(router: PlaybackRouter?, revoked: Bool = false) {
+    /// A lease on `router`'s engine; a `revoked` one stands for no card. Its commands run after
+    /// `after`, if given (the engine's stop for the card shown before).
+    init(router: PlaybackRouter?, revoked: Bool = false, after: Task<Void, Never>? = nil) {
         self.router = router
         isRevoked = revoked
+        tail = after
     }
 
     /// The engine, while the session that handed out the lease exists.

@@ -40,10 +40,15 @@ final class PlaybackRouter {
         PresentationScope(lease: lease, notifications: notifications)
     }
 
+    /// What the next card's media commands wait for: the engine stopping what a card of
+    /// another session played (``PresentationSession/mediaWaits(for:)``).
+    var gate: Task<Void, Never>?
+
     /// A new card: a lease of its own, the previous one revoked.
     func newCard() {
         lease.revoke()
-        lease = EngineLease(router: self)
+        lease = EngineLease(router: self, after: gate)
+        gate = nil
     }
 
     /// The card ends: its lease is revoked, and its media stops.

@@ -87,6 +87,14 @@ package final class PresentationSession {
         router.close()
     }
 
+    /// Makes the media commands of the next card presented wait until `task` has ended: a host
+    /// that shows several sessions on one engine (the notification center) passes the engine's
+    /// stop for the card it showed before, so that the stop never lands after the new card's
+    /// play.
+    package func mediaWaits(for task: Task<Void, Never>) {
+        router.gate = task
+    }
+
     // MARK: Presentation
 
     /// Presents `notification`: a new card, or — when a card of the same thread is shown — the

@@ -216,6 +216,22 @@ struct EngineLeaseTests {
         #expect(s.canSeek)
     }
 
+    @Test("The media of a card waits for what the host said it waits for (the stop of another session's card)")
+    func mediaWaitsForTheGate() async throws {
+        let s = try session()
+        let (opened, gate) = AsyncStream<Void>.makeStream()
+        let waiting = Task { for await _ in opened {} }
+        s.mediaWaits(for: waiting)
+        try s.present(notification())
+        s.handle(.media)
+        for _ in 0..<100 { await Task.yield() }
+        #expect(engine.loads == 0, "the play reached the engine before the gate opened")
+        gate.finish()
+        #expect(await waitPlayback(s, .started))
+        await s.settle()
+        #expect(engine.loads == 1)
+    }
+
     @Test("Events of another file are ignored, whether they come while the file loads or after")
     func otherItemsIgnored() async throws {
         let s = try session()

@@ -190,7 +190,7 @@ package final class CenterService {
     private func showCurrent() {
         shownSession?.close()
         shownSession = nil
-        Task { [engine] in try? await engine.stop() }
+        let stopping = Task { [engine] in _ = try? await engine.stop() }
         guard let card = queue.shown, let app = apps[card.app] else {
             onEvent?(.shown(identifier: nil))
             onDeckChange?()
@@ -203,6 +203,8 @@ package final class CenterService {
             guard let self, let session, session === self.shownSession else { return }
             self.observe(logged, card: card)
         }
+        // The new card's media waits for the stop: a play pressed at once is never undone by it.
+        session.mediaWaits(for: stopping)
         shownSession = session
         for identifier in card.identifiers {
             guard let stored = try? store.notification(identifier), let notification = notification(stored) else { continue }
