@@ -106,6 +106,9 @@ extension MPVEngine {
         state.paused = options.startPaused
         state.restarted = false
         state.playing = false
+        // The new file's first position is sent at once, not up to an interval after the last
+        // file's last one.
+        state.positionSent = nil
         state.restartPosition = max(0, options.start ?? 0)
         return item
     }
