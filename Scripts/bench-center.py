@@ -49,8 +49,8 @@ Rows:
  3e An estimate of send -> playback started: the median of row 2b plus the median of row 3d.
     All of row 3 is on libmpv's `null` output, as the machine has no sound card: `started` is
     when the first samples go to the output. A real device (PipeWire, PulseAudio, ALSA) adds
-    opening the output for the file (libmpv reopens it per file) and the device's own buffer
-    before the sound is heard; neither can be measured here, and both apply to mpv (row 4) too.
+    the device's own buffer before the sound is heard, and opening the output whenever libmpv
+    has to; neither can be measured here, and both apply to mpv (row 4) too.
  4  What a user does today: a dunst-style script's player, `mpv --no-video FILE` (the same audio
     file), from spawn to the first sample rendered. mpv renders into a FIFO with its `pcm`
     output (`--ao=pcm --ao-pcm-file=FIFO --ao-pcm-waveheader=no`: no header, so the first byte
@@ -71,7 +71,7 @@ Rows:
  6b The same with standard output a pipe that this script reads to its end.
     The store: `serve` made and migrated it; the script checked its tables against the schema
     it expects (Sources/NotiplayCenter/Store/StoreSchema.swift) and inserted 99,999 rows with
-    Python's sqlite3 in one transaction (payloads of 150-400 bytes as clients send them, some
+    Python's sqlite3 in one transaction (payloads of 130-280 bytes as clients send them, some
     pretty-printed, some with non-ASCII text; 1 in 10 with an attachment row naming the file a
     real send stored; most ended: dismissed with a response copied from one the card server
     recorded, some removed or replaced), checkpointed the WAL, then `serve` ran again and a
