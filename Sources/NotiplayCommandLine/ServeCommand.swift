@@ -38,8 +38,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Print events as JSON lines (default: readable lines).")
     var events: EventFormat?
 
-    @Option(help: ArgumentHelp("Keep at most this many ended notifications in the history (default 10000).", valueName: "n"))
-    var keepHistory = 10_000
+    @Option(help: ArgumentHelp("Keep at most this many ended notifications in the history (default 100000).", valueName: "n"))
+    var keepHistory = 100_000
 
     @Option(help: ArgumentHelp("Forget ended notifications after this many days (default 90).", valueName: "days"))
     var keepDays = 90.0

@@ -120,6 +120,11 @@ public final class CenterStore: Sendable {
         guard FileManager.default.fileExists(atPath: databasePath) else { return nil }
         var configuration = configuration
         configuration.readonly = true
+        configuration.prepareDatabase { db in
+            // Pages read straight from the mapped file, not copied in by a `pread` each:
+            // `history --json` over 100,000 notifications made 10,800 of them.
+            try db.execute(sql: "PRAGMA mmap_size = 1073741824")
+        }
         let pool: DatabasePool
         do {
             pool = try DatabasePool(path: databasePath, configuration: configuration)
