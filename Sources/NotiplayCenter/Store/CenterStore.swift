@@ -17,7 +17,8 @@ import NotiplayCore
 /// - `attachments/SHA256`: each distinct attachment content once, named by the SHA-256 of its
 ///   bytes, written, flushed and renamed into place (and the folder flushed) before the
 ///   transaction that refers to it commits. ``prune(keepingHistory:olderThan:)`` deletes those
-///   no notification refers to.
+///   no notification refers to, and so does ``open(folder:now:)`` (what a process killed in the
+///   middle of an add left: a temporary file, or content whose row never committed).
 ///
 /// ## Schema (version 1, migration `v1: notifications and attachments`)
 /// `notification`, one row per notification received, never updated into another one:
@@ -66,8 +67,9 @@ public final class CenterStore: Sendable {
         self.now = now
     }
 
-    /// Opens the store in `folder`, making the folder (0700) and the database when missing and
-    /// bringing an older schema up to date.
+    /// Opens the store in `folder`, making the folder (0700) and the database when missing,
+    /// bringing an older schema up to date, and deleting the attachment files no notification
+    /// refers to (what a killed process left).
     /// - Parameters:
     ///   - folder: The store's folder.
     ///   - now: Where the store reads the time it records (arrivals, deliveries, ends) and
@@ -107,7 +109,11 @@ public final class CenterStore: Sendable {
             throw CenterStoreError(database: error, file: databasePath)
         }
         try StoreFiles.synchronize(folder: folder)
-        return CenterStore(folder: folder, databasePath: databasePath, pool: pool, attachments: attachments, now: now)
+        let store = CenterStore(folder: folder, databasePath: databasePath, pool: pool, attachments: attachments, now: now)
+        // What a process killed in the middle of an `add` left goes now: nothing else would
+        // delete it until a prune.
+        try store.sweepAttachments()
+        return store
     }
 
     /// How every connection is set up.
