@@ -4,6 +4,11 @@ public import FoundationEssentials
 public import Foundation
 #endif
 import GRDB
+#if canImport(GRDBSQLite)
+import GRDBSQLite  // sqlite3_db_readonly, which GRDB does not wrap
+#else
+import SQLite3
+#endif
 import NotiplayCore
 
 /// The notification center's durable store: every notification received, live or ended, in an
@@ -96,6 +101,14 @@ public final class CenterStore: Sendable {
             // GRDB sets `synchronous = NORMAL` when it turns WAL on, after `prepareDatabase`:
             // set FULL here, on the one writer connection, so a returned write is on the disk.
             try pool.writeWithoutTransaction { db in
+                // SQLite opens a file it may not write read-only, and then refuses only the
+                // writes: a store left open by a killed process (its -wal and -shm there) on a
+                // read-only file system would open, and every `add` fail. Refused here, as a
+                // closed one is (opening it needs to write).
+                if sqlite3_db_readonly(db.sqliteConnection, "main") == 1 {
+                    throw CenterStoreError(
+                        .cannotCreate, file: databasePath, "cannot be opened for writing (it or its file system is read-only)")
+                }
                 try db.execute(sql: "PRAGMA synchronous = FULL")
                 let migrator = StoreSchema.migrator
                 if try migrator.hasBeenSuperseded(db) {
