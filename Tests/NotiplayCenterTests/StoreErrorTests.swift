@@ -68,6 +68,27 @@ struct StoreErrorTests {
         }
     }
 
+    @Test("a store a killed process left (its -wal and -shm there) on a read-only file system: cannot create (73) too",
+          .enabled(if: Tmpfs.works, Tmpfs.note))
+    func readOnlyAfterKill() throws {
+        try withScratchFolder { scratch in
+            let disk = try Tmpfs(in: scratch, size: "1m")
+            defer { disk.unmount() }
+            try FileManager.default.createDirectory(atPath: disk.path + "/left/attachments", withIntermediateDirectories: true)
+            do {
+                // The files as they are while the store is open: what `kill -9` leaves.
+                let store = try CenterStore.open(folder: disk.path + "/open")
+                try store.add(.sample("kept"))
+                for name in ["center.sqlite", "center.sqlite-wal", "center.sqlite-shm"] {
+                    try FileManager.default.copyItem(atPath: disk.path + "/open/" + name, toPath: disk.path + "/left/" + name)
+                }
+            }
+            try disk.remount(readOnly: true)
+            let error = try #require(throws: CenterStoreError.self) { try CenterStore.open(folder: disk.path + "/left") }
+            #expect(error.kind == .cannotCreate && error.file == disk.path + "/left/center.sqlite", "\(error)")
+        }
+    }
+
     @Test("a damaged database: bad data (65), naming center.sqlite")
     func corrupt() throws {
         try withScratchFolder { scratch in

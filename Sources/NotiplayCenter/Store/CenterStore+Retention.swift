@@ -47,11 +47,24 @@ extension CenterStore {
             return db.changesCount
         }
         // A second transaction, so the files go only once the rows that named them are gone for
-        // good; it holds the write lock, so no `add` is between writing its files and committing.
-        let files = try write { db in
+        // good.
+        let files = try sweepAttachments()
+        return PruneReport(notifications: deleted, files: files)
+    }
+
+    /// Deletes the files in `attachments/` that no notification refers to: content whose
+    /// notifications were deleted, and what a process killed in the middle of an ``add(_:)``
+    /// left (its temporary file, and the files it had renamed into place before its transaction
+    /// committed). ``open(folder:now:)`` calls it.
+    ///
+    /// It holds the write lock, so no `add`, of this process or another, is between writing its
+    /// files and committing.
+    /// - Returns: How many files were deleted.
+    @discardableResult
+    func sweepAttachments() throws(CenterStoreError) -> Int {
+        try write { db in
             let referenced = try String.fetchSet(db, sql: "SELECT DISTINCT sha256 FROM attachment")
             return try attachments.sweep(keeping: referenced)
         }
-        return PruneReport(notifications: deleted, files: files)
     }
 }

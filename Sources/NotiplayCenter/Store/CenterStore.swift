@@ -4,6 +4,11 @@ public import FoundationEssentials
 public import Foundation
 #endif
 import GRDB
+#if canImport(GRDBSQLite)
+import GRDBSQLite  // sqlite3_db_readonly, which GRDB does not wrap
+#else
+import SQLite3
+#endif
 import NotiplayCore
 
 /// The notification center's durable store: every notification received, live or ended, in an
@@ -17,7 +22,8 @@ import NotiplayCore
 /// - `attachments/SHA256`: each distinct attachment content once, named by the SHA-256 of its
 ///   bytes, written, flushed and renamed into place (and the folder flushed) before the
 ///   transaction that refers to it commits. ``prune(keepingHistory:olderThan:)`` deletes those
-///   no notification refers to.
+///   no notification refers to, and so does ``open(folder:now:)`` (what a process killed in the
+///   middle of an add left: a temporary file, or content whose row never committed).
 ///
 /// ## Schema (version 1, migration `v1: notifications and attachments`)
 /// `notification`, one row per notification received, never updated into another one:
@@ -66,8 +72,9 @@ public final class CenterStore: Sendable {
         self.now = now
     }
 
-    /// Opens the store in `folder`, making the folder (0700) and the database when missing and
-    /// bringing an older schema up to date.
+    /// Opens the store in `folder`, making the folder (0700) and the database when missing,
+    /// bringing an older schema up to date, and deleting the attachment files no notification
+    /// refers to (what a killed process left).
     /// - Parameters:
     ///   - folder: The store's folder.
     ///   - now: Where the store reads the time it records (arrivals, deliveries, ends) and
@@ -94,6 +101,14 @@ public final class CenterStore: Sendable {
             // GRDB sets `synchronous = NORMAL` when it turns WAL on, after `prepareDatabase`:
             // set FULL here, on the one writer connection, so a returned write is on the disk.
             try pool.writeWithoutTransaction { db in
+                // SQLite opens a file it may not write read-only, and then refuses only the
+                // writes: a store left open by a killed process (its -wal and -shm there) on a
+                // read-only file system would open, and every `add` fail. Refused here, as a
+                // closed one is (opening it needs to write).
+                if sqlite3_db_readonly(db.sqliteConnection, "main") == 1 {
+                    throw CenterStoreError(
+                        .cannotCreate, file: databasePath, "cannot be opened for writing (it or its file system is read-only)")
+                }
                 try db.execute(sql: "PRAGMA synchronous = FULL")
                 let migrator = StoreSchema.migrator
                 if try migrator.hasBeenSuperseded(db) {
@@ -107,7 +122,11 @@ public final class CenterStore: Sendable {
             throw CenterStoreError(database: error, file: databasePath)
         }
         try StoreFiles.synchronize(folder: folder)
-        return CenterStore(folder: folder, databasePath: databasePath, pool: pool, attachments: attachments, now: now)
+        let store = CenterStore(folder: folder, databasePath: databasePath, pool: pool, attachments: attachments, now: now)
+        // What a process killed in the middle of an `add` left goes now: nothing else would
+        // delete it until a prune.
+        try store.sweepAttachments()
+        return store
     }
 
     /// Opens an existing store only to read it (`history` beside a running server, or with none):
