@@ -4,6 +4,7 @@ import Notiplay
 import NotiplayCenter
 import NotiplayCore
 import NotiplayPlayback
+import NotiplaySystem
 import NotiplayTerminal
 import Synchronization
 import SystemPackage
@@ -52,6 +53,10 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // A server outlives whoever reads its events: once that reader is gone, writing an event
+        // fails (and is dropped) instead of killing the server between storing a notification
+        // and answering its sender.
+        Posix.setDisposition(.ignore, for: SignalNumber.brokenPipe)
         let apps = try ServeApps.load(files: app)
         let store: CenterStore
         do { store = try CenterStore.open(folder: CenterPlaces.storeFolder) } catch {

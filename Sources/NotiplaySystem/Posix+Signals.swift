@@ -5,6 +5,7 @@ package enum SignalNumber {
     package static let interrupt: Int32 = SIGINT
     package static let terminate: Int32 = SIGTERM
     package static let hangUp: Int32 = SIGHUP
+    package static let brokenPipe: Int32 = SIGPIPE
 }
 
 /// Signal dispositions set with `signal(2)`, and `raise(3)`. Handlers of our own are installed

@@ -94,3 +94,39 @@ extension CenterTests {
         }
     }
 }
+
+/// A server whose events nobody reads any more.
+extension CenterTests {
+    @Test("serve --headless keeps serving when the reader of its events goes away (no SIGPIPE death)")
+    func readerGoesAway() async throws {
+        defer {
+            E2E.remove(scratch)
+            try? FileManager.default.removeItem(atPath: environment["XDG_RUNTIME_DIR"]!)
+        }
+        // The server's standard output: a FIFO this test reads the first event from, then closes.
+        let fifo = scratch.appendingPathComponent("events").path
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        try #require(reader >= 0)
+        let server = ChildProcess(
+            "/bin/sh", ["-c", "exec \"$0\" serve --headless --events jsonl --audio null > \"$1\"", try E2E.binary(), fifo],
+            environment: environment)
+        try await server.start()
+        var first: [UInt8] = []
+        var byte: UInt8 = 0
+        // Read without blocking a thread of the pool: a try every 5 ms, 30 s at most.
+        for _ in 0..<6000 where first.last != UInt8(ascii: "\n") {
+            if read(reader, &byte, 1) == 1 { first.append(byte) } else { try await Task.sleep(for: .milliseconds(5)) }
+        }
+        #expect(String(decoding: first, as: UTF8.self).contains("\"event\":\"shown\""))
+        close(reader)
+
+        let sent = try await notiplay("send", E2E.media("nagme.apns"), "--id", "nag")
+        #expect(sent.status == 0, "\(sent)")
+        let listed = try await notiplay("list")
+        #expect(listed.status == 0 && listed.stdoutText.hasPrefix("nag  delivered"), "\(listed)")
+        server.send(SIGTERM)
+        let result = try await server.finish(timeout: 30)
+        #expect(result.status == 128 + SIGTERM, "\(result)")
+    }
+}
