@@ -114,7 +114,7 @@ from bench_center_idle import measure_idle  # noqa: E402
 from bench_center_process import (  # noqa: E402
     MEDIA, MEMO_PAYLOAD, SMALL_PAYLOAD, CouldNotRun, Timed, build, build_helper, places, store_path)
 from bench_center_rounds import (  # noqa: E402
-    LOST_PRESSES, Recorder, run_headless_play, run_memo, run_mpv, run_play, run_small, tagged_payload)
+    LOST_PRESSES, Recorder, run_headless_play, run_mpv, run_play, run_send, tagged_payload)
 from bench_center_terminal import PtyServer  # noqa: E402
 
 
@@ -281,11 +281,11 @@ def main():
         for round_index in range(args.warmup + args.runs):
             measured = record if round_index >= args.warmup else None
             tag = f"#{round_index:03d}"
-            run_small(card, binary, card_env, payloads, tag + "s", measured, rss)
+            run_send(card, binary, card_env, payloads, tag + "s", measured, rss)
             start, end, _, _ = Timed([binary, "--version"], card_env).wait()
             if measured:
                 record.add("1f", end - start)
-            run_memo(card, binary, card_env, payloads, tag + "m", attachment, measured, rss)
+            run_send(card, binary, card_env, payloads, tag + "m", measured, rss, attachment)
             run_play(card, binary, card_env, payloads, tag + "p", attachment, measured)
             run_headless_play(binary, play_env, os.path.join(root, "p"), measured)
             if mpv:

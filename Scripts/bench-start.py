@@ -44,6 +44,10 @@ import sys
 import tempfile
 import time
 
+sys.dont_write_bytecode = True  # no __pycache__ beside the scripts
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_release import BuildFailed, release_binary  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PAYLOAD = os.path.join(ROOT, "Media", "voice-memo.apns")
 EXTENSIONS = os.path.join(ROOT, "Media", "Extensions")
@@ -60,18 +64,11 @@ def fail(message):
 
 
 def build():
-    """Builds the release binary in the repository root, as Scripts/bench-play.py does; returns its path."""
-    flags = subprocess.run([os.path.join(ROOT, "Scripts", "release-build-flags")], capture_output=True,
-                           text=True, check=True).stdout.split()
-    command = ["swift", "build"] + flags
-    print("building:", shlex.join(command), flush=True)
-    done = subprocess.run(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    if done.returncode != 0:
-        sys.stderr.write(done.stdout)
-        fail(f"the build failed (status {done.returncode})")
-    folder = subprocess.run(command + ["--show-bin-path"], cwd=ROOT, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, text=True, check=True).stdout.strip()
-    return os.path.join(folder, "notiplay")
+    """Builds the release binary in the repository root (Scripts/bench_release.py); returns its path."""
+    try:
+        return release_binary()
+    except BuildFailed as failure:
+        fail(str(failure))
 
 
 def build_floor(folder):

@@ -12,6 +12,8 @@ import subprocess
 import sys
 import time
 
+from bench_release import BuildFailed, release_binary
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MEDIA = os.path.join(ROOT, "Media")
 SMALL_PAYLOAD = os.path.join(MEDIA, "nagme.apns")
@@ -27,18 +29,11 @@ class CouldNotRun(Exception):
 
 
 def build():
-    """Builds the release binary as it ships (Scripts/release-build-flags); returns its path."""
-    flags = subprocess.run([os.path.join(ROOT, "Scripts", "release-build-flags")], capture_output=True,
-                           text=True, check=True).stdout.split()
-    command = ["swift", "build"] + flags
-    print("building:", shlex.join(command), flush=True)
-    done = subprocess.run(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    if done.returncode != 0:
-        sys.stderr.write(done.stdout)
-        raise CouldNotRun(f"the build failed (status {done.returncode})")
-    folder = subprocess.run(command + ["--show-bin-path"], cwd=ROOT, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, text=True, check=True).stdout.strip()
-    return os.path.join(folder, "notiplay")
+    """Builds the release binary as it ships (Scripts/bench_release.py); returns its path."""
+    try:
+        return release_binary()
+    except BuildFailed as failure:
+        raise CouldNotRun(str(failure))
 
 
 # The timing helper: runs argv[1:] as its child and writes "START END MAXRSS STATUS" to descriptor 3

@@ -53,31 +53,26 @@ def dismiss(server):
     server.wait_for(["empty"])
 
 
-def run_small(server, binary, env, folder, tag, record, rss):
-    title = f"NagMe {tag}"
-    payload = tagged_payload(folder, SMALL_PAYLOAD, tag, title)
-    server.expect("card", lambda text: title in text)
-    timed = Timed([binary, "send", payload], env)
+def run_send(server, binary, env, folder, tag, record, rss, attachment=None):
+    """One `send` to the card server, timed to its exit (row 1, or 1b with `attachment`) and to the
+    card's first frame (row 2, or 2b); its peak memory kept under "small" or "memo"."""
+    if attachment is None:
+        title, template, rows, key = f"NagMe {tag}", SMALL_PAYLOAD, ("1", "2"), "small"
+        shows = lambda text: title in text
+        extra = []
+    else:
+        title, template, rows, key = f"Voice memo {tag}", MEMO_PAYLOAD, ("1b", "2b"), "memo"
+        shows = lambda text: title in text and "▶" in text
+        extra = ["--attach", attachment]
+    payload = tagged_payload(folder, template, tag, title)
+    server.expect("card", shows)
+    timed = Timed([binary, "send", payload] + extra, env)
     server.wait_for(["card"], timed=timed)
     start, end, peak, _ = timed.result
     if record:
-        record.add("1", end - start)
-        record.add("2", server.seen["card"] - start)
-        rss.setdefault("small", []).append(peak)
-    dismiss(server)
-
-
-def run_memo(server, binary, env, folder, tag, attachment, record, rss):
-    title = f"Voice memo {tag}"
-    payload = tagged_payload(folder, MEMO_PAYLOAD, tag, title)
-    server.expect("card", lambda text: title in text and "▶" in text)
-    timed = Timed([binary, "send", payload, "--attach", attachment], env)
-    server.wait_for(["card"], timed=timed)
-    start, end, peak, _ = timed.result
-    if record:
-        record.add("1b", end - start)
-        record.add("2b", server.seen["card"] - start)
-        rss.setdefault("memo", []).append(peak)
+        record.add(rows[0], end - start)
+        record.add(rows[1], server.seen["card"] - start)
+        rss.setdefault(key, []).append(peak)
     dismiss(server)
 
 
