@@ -43,6 +43,7 @@
 @_exported import protocol NotiplayCore.UNNotificationTrigger
 @_exported import struct NotiplayCore.UNPushNotificationTrigger
 @_exported import struct NotiplayCore.UNTimeIntervalNotificationTrigger
+@_exported import struct NotiplayCore.UNCalendarNotificationTrigger
 @_exported import struct NotiplayCore.AudioFile
 @_exported import enum NotiplayCore.JSONValue
 @_exported import struct NotiplayCore.JSONObject

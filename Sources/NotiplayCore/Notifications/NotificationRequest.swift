@@ -19,16 +19,46 @@ public struct UNPushNotificationTrigger: UNNotificationTrigger, Hashable {
 }
 
 /// A notification scheduled after a delay (Apple: `UNTimeIntervalNotificationTrigger`).
+///
+/// Apple's initializer raises an exception for an interval of 0 or less, and for one under 60 s
+/// that repeats; this one keeps the values, and the center refuses the request with Apple's
+/// message (``problem``) when it is added.
 public struct UNTimeIntervalNotificationTrigger: UNNotificationTrigger, Hashable {
     /// Seconds from scheduling to delivery.
     public let timeInterval: Double
     /// Whether it fires every `timeInterval` seconds.
     public let repeats: Bool
 
+    /// The least interval of a trigger that repeats, as on iOS.
+    public static let leastRepeatingInterval = 60.0
+
     /// A trigger firing `timeInterval` seconds from now, and then again if `repeats`.
     public init(timeInterval: Double, repeats: Bool) {
         self.timeInterval = timeInterval
         self.repeats = repeats
+    }
+
+    /// The date it fires next if scheduled now (Apple: `nextTriggerDate()`).
+    public func nextTriggerDate() -> Date? {
+        problem == nil ? Date().addingTimeInterval(timeInterval) : nil
+    }
+
+    /// The first date after `date` it fires at, when it was scheduled at `scheduled`: one
+    /// interval after `scheduled`, and for a repeating trigger every interval after that.
+    package func nextDate(scheduledAt scheduled: Date, after date: Date) -> Date? {
+        guard problem == nil else { return nil }
+        let first = scheduled.addingTimeInterval(timeInterval)
+        if first > date { return first }
+        guard repeats else { return nil }
+        let periods = (date.timeIntervalSince(first) / timeInterval).rounded(.down) + 1
+        return first.addingTimeInterval(periods * timeInterval)
+    }
+
+    /// What Apple's initializer raises for these values, if anything.
+    public var problem: String? {
+        if !(timeInterval > 0) || !timeInterval.isFinite { return "time interval must be greater than 0" }
+        if repeats && timeInterval < Self.leastRepeatingInterval { return "time interval must be at least 60 if repeating" }
+        return nil
     }
 }
 
