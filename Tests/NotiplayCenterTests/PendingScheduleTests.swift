@@ -1,0 +1,56 @@
+import Foundation
+@testable import NotiplayCenter
+import NotiplayCore
+import Testing
+
+/// The center's pending requests on a clock the test moves: what is due when, what repeats, what
+/// a restart finds late.
+@Suite struct PendingScheduleTests {
+    let start = Date(timeIntervalSince1970: 1_795_000_000)
+
+    @Test("A 30 s request fires once at its date, not before; it then leaves the schedule")
+    func once() {
+        var schedule = PendingSchedule()
+        let first = schedule.add("memo", trigger: UNTimeIntervalNotificationTrigger(timeInterval: 30, repeats: false), scheduledAt: start)
+        #expect(first == start + 30)
+        #expect(schedule.due(at: start + 29.999).isEmpty)
+        #expect(schedule.due(at: start + 30) == [.init(identifier: "memo", date: start + 30, late: false, staysPending: false)])
+        #expect(schedule.entries.isEmpty && schedule.nextDate == nil)
+    }
+
+    @Test("A repeating request stays pending with its next date; the earliest of several fires first")
+    func repeatingAndOrder() {
+        var schedule = PendingSchedule()
+        schedule.add("hourly", trigger: UNTimeIntervalNotificationTrigger(timeInterval: 3600, repeats: true), scheduledAt: start)
+        schedule.add("soon", trigger: UNTimeIntervalNotificationTrigger(timeInterval: 60, repeats: false), scheduledAt: start)
+        #expect(schedule.nextDate == start + 60)
+        #expect(schedule.due(at: start + 3600).map(\.identifier) == ["soon", "hourly"])
+        #expect(schedule.nextDate == start + 7200)
+        #expect(schedule.due(at: start + 7200).first?.staysPending == true)
+    }
+
+    @Test("Missed while down: fires once, late; a repeating one goes on from now without a burst")
+    func missed() {
+        var schedule = PendingSchedule()
+        let trigger = UNTimeIntervalNotificationTrigger(timeInterval: 60, repeats: true)
+        schedule.restore("minutely", trigger: trigger, scheduledAt: start, next: start + 60)
+        let fired = schedule.due(at: start + 3600 + 30)
+        #expect(fired == [.init(identifier: "minutely", date: start + 60, late: true, staysPending: true)])
+        #expect(schedule.nextDate == start + 3660)
+    }
+
+    @Test("The same identifier replaces; removal, a past date and Apple's refusals leave nothing pending")
+    func replaceAndRefuse() {
+        var schedule = PendingSchedule()
+        schedule.add("a", trigger: UNTimeIntervalNotificationTrigger(timeInterval: 30, repeats: false), scheduledAt: start)
+        schedule.add("a", trigger: UNTimeIntervalNotificationTrigger(timeInterval: 90, repeats: false), scheduledAt: start)
+        #expect(schedule.entries.count == 1 && schedule.nextDate == start + 90)
+        #expect(schedule.remove(["a", "b"]) == ["a"])
+        #expect(schedule.add("b", trigger: UNTimeIntervalNotificationTrigger(timeInterval: 30, repeats: true), scheduledAt: start) == nil)
+        #expect(schedule.add("c", trigger: UNTimeIntervalNotificationTrigger(timeInterval: 0, repeats: false), scheduledAt: start) == nil)
+        let past = UNCalendarNotificationTrigger(
+            dateMatching: DateComponents(timeZone: TimeZone(identifier: "UTC"), year: 2020, month: 1, day: 1, hour: 9), repeats: false)
+        #expect(schedule.add("d", trigger: past, scheduledAt: start) == nil)
+        #expect(schedule.entries.isEmpty)
+    }
+}
