@@ -12,6 +12,9 @@ final class EngineLease {
     private(set) var isRevoked: Bool
     /// The last command given through the lease.
     private var tail: Task<Void, Never>?
+    /// The player whose `load` was asked for last and has not returned yet: a seek asked for
+    /// meanwhile is for the file it loads (it runs after the load, in order).
+    private(set) weak var loadingPlayer: MediaPlayer?
 
     /// A lease on `router`'s engine; a `revoked` one stands for no card. Its commands run after
     /// `after`, if given (the engine's stop for the card shown before).
@@ -65,5 +68,15 @@ final class EngineLease {
     /// returned).
     func hasLoaded(_ player: MediaPlayer) -> Bool {
         router?.loadedPlayer === player
+    }
+
+    /// `player` asked for a load, which runs after the commands given before it.
+    func loadQueued(by player: MediaPlayer) {
+        loadingPlayer = player
+    }
+
+    /// The load `player` asked for returned (or was skipped).
+    func loadDone(by player: MediaPlayer) {
+        if loadingPlayer === player { loadingPlayer = nil }
     }
 }

@@ -60,7 +60,14 @@ public final class MediaPlayer {
 
     /// Starts or resumes playback (from the start again after the end).
     public func play() {
-        enqueue { lease, engine in
+        // Decided now, so that a seek asked for before the load runs (→ pressed as the card
+        // starts) is kept for the file; the command decides again when it runs.
+        let loads = finished || lease?.hasLoaded(self) != true
+        if loads {
+            if finished { position = 0 }
+            lease?.loadQueued(by: self)
+        }
+        enqueue(finally: { if loads { self.lease?.loadDone(by: self) } }) { lease, engine in
             if self.finished || !lease.hasLoaded(self) {
                 self.finished = false
                 try await lease.load(self.file, for: self)
@@ -123,8 +130,11 @@ public final class MediaPlayer {
         }
     }
 
-    /// Whether its file is the one loaded, and not played to its end.
-    var isLoaded: Bool { !finished && lease?.hasLoaded(self) == true }
+    /// Whether its file is the one loaded, and not played to its end, or about to be loaded.
+    var isLoaded: Bool {
+        guard let lease else { return false }
+        return lease.loadingPlayer === self || (!finished && lease.hasLoaded(self))
+    }
 
     /// Waits until every command given so far was sent to the engine.
     public func settle() async {
@@ -140,11 +150,12 @@ public final class MediaPlayer {
             position = p
             onPosition?(p)
         case .started(let p):
-            position = p
+            // With seeks still to run, the position they set stands.
+            if seeksUnderWay == 0 { position = p }
             isPlaying = true
             onStart?()
         case .paused(let p):
-            position = p
+            if seeksUnderWay == 0 { position = p }
             guard isPlaying else { return }
             isPlaying = false
             onPause?()

@@ -45,11 +45,14 @@ extension PresentationSession {
 
     /// Whether the card's media can be moved: the extension shows a media button (its type is not
     /// `.none`, as on iOS, where only then does the system drive its media) and its player has
-    /// loaded the attachment. Extensions without a media button keep control of their own media.
+    /// loaded the attachment, or asked for it (a seek then runs after the load). Extensions
+    /// without a media button keep control of their own media.
     public var canSeek: Bool { seekablePlayer != nil }
 
     private var seekablePlayer: MediaPlayer? {
-        guard presenter.buttonType != .none, let player = router.loadedPlayer, player.isLoaded else { return nil }
+        guard presenter.buttonType != .none,
+              let player = router.lease.loadingPlayer ?? router.loadedPlayer, player.isLoaded
+        else { return nil }
         return player
     }
 

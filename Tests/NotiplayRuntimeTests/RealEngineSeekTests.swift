@@ -46,6 +46,24 @@ extension RealEngine {
             }
         }
 
+        @Test("→ pressed with the button, before libmpv has the file, is kept: playback starts 10 s in")
+        func seekWhileLoading() async throws {
+            try await MatrixCard.run(.realTime) { card in
+                try card.present(category: "default.plain", attachment: MatrixMedia.longTone())
+                let mark = card.mark
+                // In one turn of the main actor: the load is asked for and has not run yet.
+                card.session.handle(.media)
+                #expect(card.session.canSeek)
+                card.session.handle(.seekBy(5))
+                card.session.handle(.seekBy(5))
+                try await card.playback("started", since: mark)
+                // Settled, both seeks are done: dropped, the position would be under a second.
+                await card.settle()
+                let now = try #require(await card.engine.position())
+                #expect(now >= 10, "playing at \(now)")
+            }
+        }
+
         @Test("While paused, a seek moves the position and stays paused")
         func seekWhilePaused() async throws {
             try await MatrixCard.run(.realTime) { card in
@@ -81,7 +99,7 @@ extension RealEngine {
             }
         }
 
-        @Test("No seeking without a media button, or before anything is loaded")
+        @Test("No seeking without a media button, or before the media was asked to play")
         func seekNotAllowed() async throws {
             try await MatrixCard.run(.realTime) { card in
                 // Nothing loaded yet.
