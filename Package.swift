@@ -32,6 +32,7 @@ let package = Package(
         .library(name: "NotiplayViews", targets: ["NotiplayViews"]),
         .library(name: "NotiplayTerminal", targets: ["NotiplayTerminal"]),
         .library(name: "NotiplayScript", targets: ["NotiplayScript"]),
+        .library(name: "NotiplayCenterClient", targets: ["NotiplayCenterClient"]),
         .library(name: "Notiplay", targets: ["Notiplay"]),
         .library(name: "NotiplaySamples", targets: ["NotiplaySamples"]),
         .library(name: "NotiplayCommandLine", targets: ["NotiplayCommandLine"]),
@@ -70,9 +71,13 @@ let package = Package(
         ),
         .target(name: "NotiplayViews", dependencies: ["NotiplayCore"]),
         .target(
+            name: "NotiplayCenterClient",
+            dependencies: ["NotiplayCore", "NotiplaySystem", .product(name: "SystemPackage", package: "swift-system")]
+        ),
+        .target(
             name: "NotiplayCenter",
             dependencies: [
-                "Notiplay", "NotiplayCore", "NotiplayPlayback", "NotiplaySystem",
+                "Notiplay", "NotiplayCenterClient", "NotiplayCore", "NotiplayPlayback", "NotiplaySystem",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
@@ -104,6 +109,7 @@ let package = Package(
             name: "NotiplayCommandLine",
             dependencies: [
                 "NotiplayCenter",
+                "NotiplayCenterClient",
                 "Notiplay",
                 "NotiplayCore",
                 "NotiplayPlayback",
@@ -136,7 +142,7 @@ let package = Package(
         .testTarget(
             name: "NotiplayCenterTests",
             dependencies: [
-                "NotiplayCenter", "NotiplayCore", "NotiplayTestSupport", "Notiplay", "NotiplayPlayback",
+                "NotiplayCenter", "NotiplayCenterClient", "NotiplayCore", "NotiplayTestSupport", "Notiplay", "NotiplayPlayback",
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             exclude: ["Fixtures"]

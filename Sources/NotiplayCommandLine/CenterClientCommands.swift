@@ -4,6 +4,7 @@ import NotiplayCenter
 import NotiplayCore
 import NotiplaySystem
 import SystemPackage
+import NotiplayCenterClient
 
 /// `notiplay send`: hands a notification to the running center.
 struct SendCommand: ParsableCommand {

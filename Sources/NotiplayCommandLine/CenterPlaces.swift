@@ -1,6 +1,7 @@
 import ArgumentParser
 import NotiplayCenter
 import NotiplayCore
+import NotiplayCenterClient
 @preconcurrency import Glibc
 
 /// Where the notification center keeps its store and its socket, from the environment.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Logging
 import Notiplay
 import NotiplayCenter
+import NotiplayCenterClient
 import NotiplayCore
 import NotiplayPlayback
 import NotiplaySystem

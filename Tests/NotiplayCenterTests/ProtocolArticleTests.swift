@@ -3,6 +3,7 @@ import NotiplayCenter
 import NotiplayCore
 import NotiplayTestSupport
 import Testing
+import NotiplayCenterClient
 
 /// The article Protocol.md shows what the code does: its JSON examples are read by the codec
 /// (each reply as the reply to the request before it, each error as the server's own refusal of
@@ -10,7 +11,7 @@ import Testing
 @Suite struct ProtocolArticleTests {
     static let article: String = {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Sources/NotiplayCenter/NotiplayCenter.docc/Protocol.md")
+            .deletingLastPathComponent().appendingPathComponent("Sources/NotiplayCenterClient/NotiplayCenterClient.docc/Protocol.md")
         return (try? String(contentsOf: url, encoding: .utf8)) ?? ""
     }()
 

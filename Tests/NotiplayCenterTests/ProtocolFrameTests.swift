@@ -1,5 +1,6 @@
 import NotiplayCenter
 import Testing
+import NotiplayCenterClient
 
 /// Cutting a byte stream into frames, whatever the chunks.
 @Suite struct ProtocolFrameTests {

@@ -2,6 +2,7 @@ import Foundation
 import NotiplayCenter
 import NotiplayCore
 import Testing
+import NotiplayCenterClient
 
 /// Requests, replies and events as JSON, and what a server says about requests it cannot serve.
 @Suite struct ProtocolMessageTests {

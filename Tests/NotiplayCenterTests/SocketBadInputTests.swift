@@ -2,6 +2,7 @@ import Foundation
 @testable import NotiplayCenter
 import NotiplayCore
 import Testing
+import NotiplayCenterClient
 
 /// Bad input at a real socket: each case leaves the server serving, and a second client is
 /// served afterwards.

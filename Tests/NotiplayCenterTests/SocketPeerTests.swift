@@ -6,6 +6,7 @@ import Testing
 
 #if canImport(Glibc)
 import Glibc
+import NotiplayCenterClient
 #endif
 
 /// Peers are checked by the credentials the kernel recorded (`SO_PEERCRED`): only the server's

@@ -5,6 +5,7 @@ import Testing
 
 #if canImport(Glibc)
 import Glibc
+import NotiplayCenterClient
 #endif
 
 /// The socket's folder and file: made with the right modes, a stale socket taken over, a live

@@ -3,6 +3,7 @@ import NotiplayCenter
 import NotiplayCore
 import NotiplayTestSupport
 import Testing
+import NotiplayCenterClient
 
 /// The Python example client the protocol article shows, run against a real server.
 @Suite struct SocketPythonClientTests {

@@ -5,6 +5,7 @@ import Synchronization
 
 #if canImport(Glibc)
 import Glibc
+import NotiplayCenterClient
 #endif
 
 /// A connection that sends whatever a test wants (garbage, half frames) and reads frames as

@@ -1,6 +1,7 @@
 @testable import NotiplayCenter
 import NotiplayTestSupport
 import Testing
+import NotiplayCenterClient
 
 extension RealTime {
     /// What 1,000 silent connections cost the server: nothing while they say nothing, and no

@@ -2,6 +2,7 @@ import Foundation
 @testable import NotiplayCenter
 import NotiplayCore
 import Testing
+import NotiplayCenterClient
 
 /// Every operation through a real server and a real client, and events pushed after replies.
 @Suite struct SocketRoundTripTests {

@@ -5,6 +5,7 @@ import Synchronization
 
 #if canImport(Glibc)
 import Glibc
+import NotiplayCenterClient
 #endif
 
 // What the socket tests share: short scratch folders, a server with a handler that echoes and

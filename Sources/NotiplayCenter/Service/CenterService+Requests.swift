@@ -1,5 +1,6 @@
 internal import FoundationEssentials
 import NotiplayCore
+public import NotiplayCenterClient
 
 extension CenterFailure.Code {
     /// The notification names an app the server does not present for.

@@ -1,4 +1,5 @@
 import Synchronization
+package import NotiplayCenterClient
 
 /// The clients waiting for a notification's response (`send --wait`), by the notification's
 /// identifier: each gets one `response` event, when a person answers or dismisses the card, or

@@ -1,6 +1,7 @@
 import NotiplaySystem
 public import SystemPackage
 import Synchronization
+public import NotiplayCenterClient
 
 /// The notification center's server end: a Unix stream socket that clients (`notiplay send`,
 /// an app's `UNUserNotificationCenter`, a script in any language) connect to, speaking

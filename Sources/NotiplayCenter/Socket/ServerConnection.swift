@@ -1,5 +1,6 @@
 import NotiplaySystem
 import SystemPackage
+import NotiplayCenterClient
 
 /// One client connection, as the poll thread keeps it (only that thread touches it).
 ///

@@ -1,6 +1,7 @@
 import NotiplaySystem
 import Synchronization
 import SystemPackage
+import NotiplayCenterClient
 
 /// What the server's poll thread shares with everything else: the handler, the settings, and a
 /// mailbox of finished replies and pushed events, with the pipe that wakes the poll thread when

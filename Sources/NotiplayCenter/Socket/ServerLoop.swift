@@ -3,6 +3,7 @@
 import NotiplaySystem
 import Synchronization
 import SystemPackage
+import NotiplayCenterClient
 
 /// The server's one thread: `poll(2)` over the listening socket, the wakeup pipe and every
 /// connection, all non-blocking. It sleeps with no time limit unless a connection has a

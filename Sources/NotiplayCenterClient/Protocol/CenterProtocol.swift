@@ -1,7 +1,7 @@
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+package import FoundationEssentials
 #else
-import Foundation
+package import Foundation
 #endif
 
 /// The protocol between `notiplay serve` and its clients, over a Unix stream socket: its
@@ -29,7 +29,7 @@ public enum CenterProtocol {
 
     /// The encoder every message is written with: dates in ISO 8601, data in base64, slashes
     /// as they are.
-    static func makeEncoder() -> JSONEncoder {
+    package static func makeEncoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
@@ -38,7 +38,7 @@ public enum CenterProtocol {
     }
 
     /// The decoder every message is read with, the encoder's counterpart.
-    static func makeDecoder() -> JSONDecoder {
+    package static func makeDecoder() -> JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         decoder.dataDecodingStrategy = .base64

@@ -1,4 +1,4 @@
-import NotiplaySystem
+package import NotiplaySystem
 import SystemPackage
 
 /// The socket's place in the file system: the folder made or checked, a stale socket cleared,
@@ -7,12 +7,12 @@ import SystemPackage
 /// The folder is what protects the socket: 0700 and the server's user's, so that no other user
 /// can connect, or put a socket of their own in its place. Only the last folder of the path is
 /// made (`$XDG_RUNTIME_DIR` itself must exist).
-enum SocketPlace {
+package enum SocketPlace {
     /// Makes the path ready to bind: checks its length, makes or checks its folder, and
     /// removes a stale socket (one nobody listens on).
     /// - Throws: ``CenterSocketError/alreadyRunning(path:)`` when a server answers there, and
     ///   the other errors of ``CenterSocketError`` when the path cannot be used.
-    static func prepare(_ path: String, owner: UInt32) throws(CenterSocketError) {
+    package static func prepare(_ path: String, owner: UInt32) throws(CenterSocketError) {
         guard path.utf8.count <= UnixSocket.maximumPathLength else {
             throw .pathTooLong(path: path, limit: UnixSocket.maximumPathLength)
         }
@@ -21,14 +21,14 @@ enum SocketPlace {
     }
 
     /// The folder `path` is in.
-    static func folder(of path: String) -> String {
+    package static func folder(of path: String) -> String {
         let folder = FilePath(path).removingLastComponent().string
         return folder.isEmpty ? "." : folder
     }
 
     /// Makes `folder` with mode 0700 if it is missing, and refuses it if it is not a folder,
     /// belongs to another user or lets others in.
-    static func ensureFolder(_ folder: String, owner: UInt32) throws(CenterSocketError) {
+    package static func ensureFolder(_ folder: String, owner: UInt32) throws(CenterSocketError) {
         var status: Stat
         do {
             status = try Stat(FilePath(folder), followTargetSymlink: false)
@@ -67,7 +67,7 @@ enum SocketPlace {
     /// Removes a socket nobody listens on (a server that was killed left it); leaves a live one
     /// (``CenterSocketError/alreadyRunning(path:)``) and anything that is not a socket
     /// (``CenterSocketError/notASocket(path:found:)``) alone.
-    static func clearStale(_ path: String) throws(CenterSocketError) {
+    package static func clearStale(_ path: String) throws(CenterSocketError) {
         let status: Stat
         do {
             status = try Stat(FilePath(path), followTargetSymlink: false)
@@ -86,7 +86,7 @@ enum SocketPlace {
     }
 
     /// What connecting to a socket found.
-    enum Probe: Equatable {
+    package enum Probe: Equatable {
         /// Something listens (or its backlog is full: it is alive).
         case answered
         /// Nobody listens: the socket is stale.
@@ -96,7 +96,7 @@ enum SocketPlace {
     }
 
     /// Connects to `path` without blocking, and hangs up at once.
-    static func probe(_ path: String) -> Probe {
+    package static func probe(_ path: String) -> Probe {
         let socket: FileDescriptor
         do { socket = try UnixSocket.stream(nonBlocking: true) } catch { return .failed(error) }
         defer { Posix.close(socket) }
@@ -113,13 +113,13 @@ enum SocketPlace {
     }
 
     /// The socket file as bound: what ``removeIfOurs(_:)`` recognises it by.
-    struct Identity: Sendable, Equatable {
+    package struct Identity: Sendable, Equatable {
         let device: UInt64
         let inode: UInt64
     }
 
     /// Sets the bound socket's mode to 0600 and returns what it is recognised by.
-    static func finishBinding(_ path: String) throws(CenterSocketError) -> Identity {
+    package static func finishBinding(_ path: String) throws(CenterSocketError) -> Identity {
         do {
             try UnixSocket.setPermissions(path, .ownerReadWrite)
             let status = try Posix.status(of: path)
@@ -131,7 +131,7 @@ enum SocketPlace {
 
     /// Removes the socket file if it is still the one this server bound (not one a later server
     /// put there).
-    static func removeIfOurs(_ path: String, identity: Identity) {
+    package static func removeIfOurs(_ path: String, identity: Identity) {
         guard let status = try? Stat(FilePath(path), followTargetSymlink: false),
             UInt64(status.deviceID.rawValue) == identity.device, UInt64(status.inode.rawValue) == identity.inode
         else { return }

@@ -290,5 +290,5 @@ public final class CenterClient: Sendable {
 
 /// Any reply, unread: what `CenterClient.nextEvent(timeout:)` decodes replies as.
 private struct IgnoredReply: Decodable, Sendable, Equatable {
-    init(from decoder: any Decoder) throws {}
+    package init(from decoder: any Decoder) throws {}
 }

@@ -96,7 +96,7 @@ public enum CenterMessageCodec {
     }
 
     /// A decoding error in a person's words: which member, and what is wrong with it.
-    static func describe(_ error: any Error) -> String {
+    package static func describe(_ error: any Error) -> String {
         guard let error = error as? DecodingError else { return "\(error)" }
         func path(_ keys: [any CodingKey]) -> String {
             var text = ""
@@ -137,9 +137,9 @@ private enum EnvelopeKeys: String, CodingKey {
 }
 
 private struct RequestEnvelope: Encodable {
-    let request: CenterRequest
+    package let request: CenterRequest
 
-    func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: EnvelopeKeys.self)
         try container.encode(CenterProtocol.version, forKey: .v)
         try container.encode(request.id, forKey: .id)
@@ -155,10 +155,10 @@ private struct RequestEnvelope: Encodable {
 }
 
 private struct ReplyEnvelope: Encodable {
-    let id: Int?
-    let reply: CenterReply
+    package let id: Int?
+    package let reply: CenterReply
 
-    func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: EnvelopeKeys.self)
         try container.encode(CenterProtocol.version, forKey: .v)
         try container.encode(id, forKey: .id)
@@ -180,9 +180,9 @@ private struct ReplyEnvelope: Encodable {
 }
 
 private struct EventEnvelope: Encodable {
-    let event: CenterEvent
+    package let event: CenterEvent
 
-    func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: EnvelopeKeys.self)
         try container.encode(CenterProtocol.version, forKey: .v)
         try container.encode(event.name, forKey: .event)
@@ -195,9 +195,9 @@ private struct EventEnvelope: Encodable {
 /// Reads a request without throwing once the JSON has been read: every problem with its
 /// content becomes a failure to reply with.
 private struct RequestDecoding: Decodable {
-    let outcome: CenterMessageCodec.DecodedRequest
+    package let outcome: CenterMessageCodec.DecodedRequest
 
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         guard let container = try? decoder.container(keyedBy: EnvelopeKeys.self) else {
             outcome = .refused(id: nil, CenterFailure(.badRequest, "a request is a JSON object"))
             return
@@ -242,9 +242,9 @@ private struct RequestDecoding: Decodable {
 
 /// Reads a reply or an event without throwing once the JSON has been read.
 private struct ServerMessageDecoding<Reply: Decodable & Sendable & Equatable>: Decodable {
-    let message: CenterMessageCodec.ServerMessage<Reply>
+    package let message: CenterMessageCodec.ServerMessage<Reply>
 
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         guard let container = try? decoder.container(keyedBy: EnvelopeKeys.self) else {
             message = .malformed("a message is a JSON object")
             return

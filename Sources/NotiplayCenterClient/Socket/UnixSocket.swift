@@ -2,37 +2,37 @@
 // connect, getsockopt(SO_PEERCRED), send, recv, poll), wrapped once, like NotiplaySystem's
 // `Posix`: every failure is a `SystemCallError` naming the call.
 @preconcurrency internal import Glibc
-import NotiplaySystem
-import SystemPackage
+package import NotiplaySystem
+package import SystemPackage
 
 /// Unix stream sockets and `poll(2)`. Calls that may block retry on `EINTR`; a call that would
 /// block on a non-blocking socket returns `nil` instead of throwing.
-enum UnixSocket {
+package enum UnixSocket {
     /// The longest socket path `sockaddr_un` holds, in bytes (108 with the terminating zero).
-    static let maximumPathLength = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
+    package static let maximumPathLength = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
 
     /// A new Unix stream socket, close-on-exec, non-blocking if asked.
-    static func stream(nonBlocking: Bool) throws(SystemCallError) -> FileDescriptor {
+    package static func stream(nonBlocking: Bool) throws(SystemCallError) -> FileDescriptor {
         let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | (nonBlocking ? Int32(SOCK_NONBLOCK.rawValue) : 0)
         return FileDescriptor(rawValue: try call("socket") { socket(AF_UNIX, type, 0) })
     }
 
     /// `bind(2)` to `path` (at most ``maximumPathLength`` bytes: check first).
-    static func bind(_ socket: FileDescriptor, to path: String) throws(SystemCallError) {
+    package static func bind(_ socket: FileDescriptor, to path: String) throws(SystemCallError) {
         try withAddress(path, for: "bind") { address, length throws(SystemCallError) in
             try call("bind") { Glibc.bind(socket.rawValue, address, length) }
         }
     }
 
     /// `listen(2)` with the system's largest backlog.
-    static func listen(_ socket: FileDescriptor) throws(SystemCallError) {
+    package static func listen(_ socket: FileDescriptor) throws(SystemCallError) {
         try call("listen") { Glibc.listen(socket.rawValue, SOMAXCONN) }
     }
 
     /// `accept(2)`: a connection, made non-blocking and close-on-exec, or `nil` when none
     /// waits. (`accept4`, which would set both at once, is not in Glibc's Swift module; nothing
     /// here forks between the two calls.)
-    static func accept(_ socket: FileDescriptor) throws(SystemCallError) -> FileDescriptor? {
+    package static func accept(_ socket: FileDescriptor) throws(SystemCallError) -> FileDescriptor? {
         while true {
             let fd = Glibc.accept(socket.rawValue, nil, nil)
             if fd >= 0 {
@@ -50,7 +50,7 @@ enum UnixSocket {
 
     /// `connect(2)` to `path`. On a non-blocking socket a full backlog throws `EAGAIN`; on a
     /// blocking one the wait is bounded by ``setSendTimeout(_:_:)`` (then `EAGAIN` too).
-    static func connect(_ socket: FileDescriptor, to path: String) throws(SystemCallError) {
+    package static func connect(_ socket: FileDescriptor, to path: String) throws(SystemCallError) {
         try withAddress(path, for: "connect") { address, length throws(SystemCallError) in
             // Not retried on EINTR: a Unix-socket connect either completed or did not start.
             try call("connect", retryingInterrupts: false) { Glibc.connect(socket.rawValue, address, length) }
@@ -58,7 +58,7 @@ enum UnixSocket {
     }
 
     /// The peer's process, user and group, as they were when it connected (`SO_PEERCRED`).
-    static func peerCredentials(_ socket: FileDescriptor) throws(SystemCallError) -> PeerCredentials {
+    package static func peerCredentials(_ socket: FileDescriptor) throws(SystemCallError) -> PeerCredentials {
         // `struct ucred` (pid_t, uid_t, gid_t); Glibc's Swift module does not export it.
         var credentials: (pid: Int32, uid: UInt32, gid: UInt32) = (0, 0, 0)
         var length = socklen_t(MemoryLayout.size(ofValue: credentials))
@@ -67,7 +67,7 @@ enum UnixSocket {
     }
 
     /// `send(2)` without `SIGPIPE`: how many bytes went, or `nil` when the socket is full.
-    static func send(_ socket: FileDescriptor, _ bytes: UnsafeRawBufferPointer) throws(SystemCallError) -> Int? {
+    package static func send(_ socket: FileDescriptor, _ bytes: UnsafeRawBufferPointer) throws(SystemCallError) -> Int? {
         while true {
             let sent = Glibc.send(socket.rawValue, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
             if sent >= 0 { return sent }
@@ -80,7 +80,7 @@ enum UnixSocket {
     }
 
     /// `recv(2)`: how many bytes came (0 at the end of the stream), or `nil` when none wait.
-    static func receive(_ socket: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer) throws(SystemCallError) -> Int? {
+    package static func receive(_ socket: FileDescriptor, into buffer: UnsafeMutableRawBufferPointer) throws(SystemCallError) -> Int? {
         while true {
             let received = recv(socket.rawValue, buffer.baseAddress, buffer.count, 0)
             if received >= 0 { return received }
@@ -93,13 +93,13 @@ enum UnixSocket {
     }
 
     /// Makes a descriptor non-blocking (`O_NONBLOCK`).
-    static func setNonBlocking(_ file: FileDescriptor) throws(SystemCallError) {
+    package static func setNonBlocking(_ file: FileDescriptor) throws(SystemCallError) {
         let flags = try call("fcntl") { fcntl(file.rawValue, F_GETFL) }
         try call("fcntl") { fcntl(file.rawValue, F_SETFL, flags | O_NONBLOCK) }
     }
 
     /// Bounds how long a blocking send, or connect, waits (`SO_SNDTIMEO`).
-    static func setSendTimeout(_ socket: FileDescriptor, _ timeout: Duration) throws(SystemCallError) {
+    package static func setSendTimeout(_ socket: FileDescriptor, _ timeout: Duration) throws(SystemCallError) {
         let (seconds, attoseconds) = timeout.components
         var value = timeval(tv_sec: Int(max(seconds, 0)), tv_usec: Int(max(attoseconds, 0) / 1_000_000_000_000))
         if value.tv_sec == 0 && value.tv_usec == 0 { value.tv_usec = 1 }  // 0 would mean "forever"
@@ -109,48 +109,54 @@ enum UnixSocket {
     }
 
     /// `shutdown(2)` of both directions: a thread blocked on the socket wakes up.
-    static func shutdown(_ socket: FileDescriptor) {
+    package static func shutdown(_ socket: FileDescriptor) {
         _ = Glibc.shutdown(socket.rawValue, Int32(SHUT_RDWR))
     }
 
     /// `chmod(2)`.
-    static func setPermissions(_ path: String, _ permissions: FilePermissions) throws(SystemCallError) {
+    package static func setPermissions(_ path: String, _ permissions: FilePermissions) throws(SystemCallError) {
         try call("chmod") { chmod(path, permissions.rawValue) }
     }
 
     /// `geteuid(2)`.
-    static var effectiveUserID: UInt32 { geteuid() }
+    package static var effectiveUserID: UInt32 { geteuid() }
 
     /// `getpid(2)`.
-    static var processID: Int32 { getpid() }
+    package static var processID: Int32 { getpid() }
 
     // MARK: poll
 
     /// What `poll(2)` waits for, and what it found.
-    struct PollEvents: OptionSet, Sendable {
-        let rawValue: Int16
+    package struct PollEvents: OptionSet, Sendable {
+        package let rawValue: Int16
+        package init(rawValue: Int16) { self.rawValue = rawValue }
         /// Bytes (or a connection, or the end of the stream) can be read.
-        static let readable = PollEvents(rawValue: Int16(POLLIN))
+        package static let readable = PollEvents(rawValue: Int16(POLLIN))
         /// Bytes can be written.
-        static let writable = PollEvents(rawValue: Int16(POLLOUT))
+        package static let writable = PollEvents(rawValue: Int16(POLLOUT))
         /// The peer hung up (reported whatever was asked).
-        static let hangUp = PollEvents(rawValue: Int16(POLLHUP))
+        package static let hangUp = PollEvents(rawValue: Int16(POLLHUP))
         /// An error is pending (reported whatever was asked).
-        static let error = PollEvents(rawValue: Int16(POLLERR))
+        package static let error = PollEvents(rawValue: Int16(POLLERR))
         /// The descriptor is not open (reported whatever was asked).
-        static let invalid = PollEvents(rawValue: Int16(POLLNVAL))
+        package static let invalid = PollEvents(rawValue: Int16(POLLNVAL))
     }
 
     /// One descriptor for ``poll(_:timeout:)``.
-    struct PollEntry {
-        var file: FileDescriptor
-        var events: PollEvents
-        var found: PollEvents = []
+    package struct PollEntry {
+        package var file: FileDescriptor
+        package var events: PollEvents
+        package var found: PollEvents = []
+
+        package init(file: FileDescriptor, events: PollEvents) {
+            self.file = file
+            self.events = events
+        }
     }
 
     /// `poll(2)`: waits until one of `entries` is ready or `timeout` passes (`nil`: no limit),
     /// and fills in what each found. An interrupted wait returns with nothing found.
-    static func poll(_ entries: inout [PollEntry], timeout: Duration?) throws(SystemCallError) {
+    package static func poll(_ entries: inout [PollEntry], timeout: Duration?) throws(SystemCallError) {
         let milliseconds: Int32
         if let timeout {
             let (seconds, attoseconds) = timeout.components

@@ -1,5 +1,5 @@
 public import NotiplayCore
-import NotiplaySystem
+package import NotiplaySystem
 public import SystemPackage
 
 /// Why the center's socket could not be used: by the server (``CenterSocketServer``) or by a
@@ -68,7 +68,7 @@ public enum CenterSocketError: Error, Sendable, Equatable, CustomStringConvertib
     }
 
     /// A failed system call about `path`.
-    init(_ error: SystemCallError, path: String) {
+    package init(_ error: SystemCallError, path: String) {
         self = .system(call: error.call, errno: error.errno, path: path)
     }
 }

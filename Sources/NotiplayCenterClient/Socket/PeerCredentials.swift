@@ -58,12 +58,17 @@ public struct CenterPeer: Sendable, Hashable {
 
 /// Which peers the server serves: those running as one user (the server's own, unless a test
 /// says otherwise). Root gets no exception: a notification center belongs to one user.
-struct PeerPolicy: Sendable, Equatable {
+package struct PeerPolicy: Sendable, Equatable {
     /// The only user id served.
-    var userID: UInt32
+    package var userID: UInt32
+
+    /// A policy serving `userID` only.
+    package init(userID: UInt32) {
+        self.userID = userID
+    }
 
     /// Why `credentials` are refused, or `nil` when they are served.
-    func refusal(of credentials: PeerCredentials) -> String? {
+    package func refusal(of credentials: PeerCredentials) -> String? {
         guard credentials.uid != userID else { return nil }
         return "this notification center serves uid \(userID) only; the connecting process (\(credentials)) runs as another user"
     }
