@@ -16,7 +16,13 @@ struct SendCommand: ParsableCommand {
             statuses; the attachments' bytes travel with the request, so the files may go once \
             send returns. Exits 0 only once the server has stored the notification durably; 69 \
             when no server runs, 73 or 74 when its store cannot keep it. With --wait, prints the \
-            response (the action chosen, or the dismissal) as JSON when it comes.
+            response (the action chosen, or the dismissal) as JSON when it comes. \
+            With --after or --at it is scheduled: pending until then (it survives a restart of the \
+            server; one missed while the server was down is delivered, late, when it is back). \
+            --repeat with --after repeats the interval (at least 60 s, as on iOS); with --at, \
+            hourly, daily, weekly, monthly or yearly keeps the date's minute, time, weekday and \
+            time, day and time, or month, day and time. An interval of 0 or less, a date in the \
+            past and a repeating interval under 60 s exit 65; an app the server denies, 77.
             """)
 
     @Argument(help: ArgumentHelp("The notification: an APNs payload (JSON).", valueName: "payload"), completion: .file())
@@ -34,6 +40,52 @@ struct SendCommand: ParsableCommand {
     @Flag(help: "Wait for the response and print it as JSON.")
     var wait = false
 
+    @Option(help: ArgumentHelp("Deliver it after this long: 30s, 5m, 2h, 1d.", valueName: "duration"))
+    var after: DurationArgument?
+
+    @Option(help: ArgumentHelp("Deliver it at this local date and time.", valueName: "YYYY-MM-DDTHH:MM[:SS]"))
+    var at: LocalDateArgument?
+
+    @Option(
+        name: .customLong("repeat"),
+        help: ArgumentHelp(
+            "Repeat: with --after, `interval`; with --at, hourly, daily, weekly, monthly or yearly.", valueName: "form"))
+    var repeatForm: String?
+
+    func validate() throws {
+        if after != nil && at != nil { throw ValidationError("give --after or --at, not both") }
+        if let form = repeatForm {
+            if after != nil && form != "interval" { throw ValidationError("--repeat with --after is `interval`") }
+            if at != nil && RepeatForm(rawValue: form) == nil {
+                throw ValidationError("--repeat with --at is hourly, daily, weekly, monthly or yearly")
+            }
+            if after == nil && at == nil { throw ValidationError("--repeat needs --after or --at") }
+        }
+    }
+
+    /// The trigger --after, --at and --repeat ask for, or `nil` for now; Apple's refusals and a
+    /// date in the past are usage of bad data (65).
+    func trigger() throws -> TriggerSpec? {
+        if let after {
+            let trigger = UNTimeIntervalNotificationTrigger(timeInterval: after.seconds, repeats: repeatForm != nil)
+            if let problem = trigger.problem { throw NotiplayError(.badData, file: "--after", problem) }
+            return TriggerSpec(type: "timeInterval", timeInterval: after.seconds, repeats: repeatForm != nil)
+        }
+        guard let at else { return nil }
+        let components = repeatForm.flatMap(RepeatForm.init(rawValue:))?.components(of: at) ?? at.components
+        if repeatForm == nil, let date = at.date, date <= Date() {
+            throw NotiplayError(.badData, file: "--at", "the date is in the past: the notification would never be delivered")
+        }
+        var named: [String: Int] = [:]
+        for (name, key) in [
+            ("year", Calendar.Component.year), ("month", .month), ("day", .day), ("hour", .hour), ("minute", .minute),
+            ("second", .second), ("weekday", .weekday),
+        ] {
+            if let value = components.value(for: key) { named[name] = value }
+        }
+        return TriggerSpec(type: "calendar", dateComponents: named, repeats: repeatForm != nil)
+    }
+
     func run() throws {
         let text: String
         do {
@@ -49,11 +101,15 @@ struct SendCommand: ParsableCommand {
             if case .audio = attachment.kind { kind = .audio } else { kind = .image }
             uploads.append(AttachmentUpload(name: Path.lastComponent(file), kind: kind, data: Data(try Self.readBytes(file))))
         }
-        let operation = SendOperation(payload: text, app: app, identifier: id, attachments: uploads, wait: wait)
+        let operation = SendOperation(
+            payload: text, app: app, identifier: id, attachments: uploads, wait: wait, trigger: try trigger())
         let client = try CenterPlaces.connect()
         defer { client.close() }
         do {
-            _ = try client.perform(operation)
+            let reply = try client.perform(operation)
+            if let next = reply.nextDate, !wait {
+                _ = try? FileDescriptor.standardOutput.writeAll("pending \(reply.identifier) \(next.formatted(.iso8601))\n".utf8)
+            }
         } catch {
             if case .failed(let failure) = error {
                 Diagnostics.shared.report("\(TerminalText.clean(payload)): \(failure.message)")

@@ -26,7 +26,8 @@ enum CenterPlaces {
         switch failure.code {
         case .storeCannotCreate: 73
         case .storeIOError: 74
-        case .invalidPayload, .unknownApp, .badRequest: ExitStatus.badData
+        case .invalidPayload, .unknownApp, .badRequest, .invalidTrigger, .invalidCategories: ExitStatus.badData
+        case .notAllowed: 77
         default: ExitStatus.unavailable
         }
     }

@@ -18,6 +18,7 @@ struct NotiplayCommand: AsyncParsableCommand {
         subcommands: [
             PlayCommand.self, DeliverCommand.self, ValidateCommand.self, ExtensionsCommand.self, TestCommand.self,
             ServeCommand.self, SendCommand.self, ListCommand.self, RemoveCommand.self, HistoryCommand.self,
+            FocusCommand.self, ClockCommand.self,
         ])
 
     /// `notiplay` without a command: the help, on standard error, as a usage error.

@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import ArgumentParser
 import Logging
 import Notiplay
@@ -46,9 +51,23 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Forget ended notifications after this many days (default 90).", valueName: "days"))
     var keepDays = 90.0
 
+    @Option(help: ArgumentHelp("The clock scheduled notifications fire on: system, or virtual (moved only by `notiplay clock --advance`, for tests).", valueName: "clock"))
+    var clock: ClockKind = .system
+
+    @Option(help: ArgumentHelp("Where a virtual clock starts, local time (default: now).", valueName: "YYYY-MM-DDTHH:MM[:SS]"))
+    var start: LocalDateArgument?
+
+    @Option(help: ArgumentHelp("An app refused notifications (its requestAuthorization answers false, its sends fail); repeatable.", valueName: "app"))
+    var deny: [String] = []
+
     @OptionGroup var output: OutputOptions
 
+    enum ClockKind: String, CaseIterable, ExpressibleByArgument {
+        case system, virtual
+    }
+
     func validate() throws {
+        if start != nil && clock != .virtual { throw ValidationError("--start is for --clock virtual") }
         if keepHistory < 0 { throw ValidationError("--keep-history must be 0 or more") }
         if !(keepDays > 0 && keepDays <= 36_500) { throw ValidationError("--keep-days must be more than 0 and at most 36500") }
     }
@@ -59,8 +78,9 @@ struct ServeCommand: AsyncParsableCommand {
         // and answering its sender.
         Posix.setDisposition(.ignore, for: SignalNumber.brokenPipe)
         let apps = try ServeApps.load(files: app)
+        let time: CenterTime = clock == .virtual ? .virtual(startingAt: start?.date ?? Date()) : .system
         let store: CenterStore
-        do { store = try CenterStore.open(folder: CenterPlaces.storeFolder) } catch {
+        do { store = try CenterStore.open(folder: CenterPlaces.storeFolder, now: { time.now }) } catch {
             Diagnostics.shared.report(error.description)
             throw ExitCode(CenterPlaces.status(of: error))
         }
@@ -68,7 +88,7 @@ struct ServeCommand: AsyncParsableCommand {
         let retention = (count: keepHistory, age: Duration.milliseconds(Int64(keepDays * 86_400_000)))
         let status = await Self.serve(
             store: store, apps: apps, engine: engine, headless: headless, keys: keys ?? KeyScript(), jsonl: events == .jsonl,
-            retention: retention)
+            retention: retention, time: time, denied: Set(deny))
         await engine.shutdown()
         if status != 0 { throw ExitCode(status) }
     }
@@ -76,12 +96,13 @@ struct ServeCommand: AsyncParsableCommand {
     @MainActor
     static func serve(
         store: CenterStore, apps: [CenterService.App], engine: MPVEngine, headless: Bool, keys: KeyScript, jsonl: Bool,
-        retention: (count: Int, age: Duration?)
+        retention: (count: Int, age: Duration?), time: CenterTime, denied: Set<String>
     ) async -> Int32 {
         var configuration = PresentationSession.Configuration()
         configuration.environment = hostEnvironment()
         let service = CenterService(
-            store: store, apps: apps, types: NotiplayCLI.types, engine: engine, configuration: configuration)
+            store: store, apps: apps, types: NotiplayCLI.types, engine: engine, configuration: configuration, time: time)
+        service.deniedApps = denied
         service.retention = retention
         service.serviceConfiguration.environment = configuration.environment
         let print: @MainActor (EventLine) -> Void = { line in
@@ -160,6 +181,10 @@ struct ServeCommand: AsyncParsableCommand {
             EventLine("removed", t: t, [("identifiers", .string(identifiers.joined(separator: ",")))])
         case .shown(let identifier):
             EventLine("shown", t: t, [("identifier", identifier.map { .string($0) } ?? .null)])
+        case .fired(let identifier, let late):
+            EventLine("fired", t: t, [("identifier", .string(identifier)), ("late", .bool(late))])
+        case .focus(let on):
+            EventLine("focus", t: t, [("state", .string(on ? "on" : "off"))])
         }
     }
 }

@@ -72,6 +72,10 @@ import NotiplayCenterClient
             case .remove: ok = try succeeds(body, id: request.id, as: RemoveReply.self)
             case .history: ok = try succeeds(body, id: request.id, as: HistoryReply.self)
             case .ping: ok = try succeeds(body, id: request.id, as: PingReply.self)
+            case .focus: ok = try succeeds(body, id: request.id, as: FocusReply.self)
+            case .clock: ok = try succeeds(body, id: request.id, as: ClockReply.self)
+            case .categories: ok = try succeeds(body, id: request.id, as: CategoriesReply.self)
+            case .authorize: ok = try succeeds(body, id: request.id, as: AuthorizeReply.self)
             }
             #expect(ok, "\(text) is not the reply to \(request)")
         case nil:

@@ -136,6 +136,10 @@ import NotiplayCenterClient
             case .removed(let r): r
             case .history(let r): r
             case .pong(let r): r
+            case .focus(let r): r
+            case .clock(let r): r
+            case .categories(let r): r
+            case .authorized(let r): r
             case .failure(let f): f
             }
         #expect((expected as? Reply) == decoded)

@@ -134,6 +134,14 @@ final class EchoHandler: Sendable {
             return .history(HistoryReply(notifications: (0..<count).map { sampleSummary("old-\($0)", state: .dismissed) }))
         case .ping:
             return .pong(PingReply(pid: getpid()))
+        case .focus(let focus):
+            return .focus(FocusReply(focus: focus.set ?? false))
+        case .clock:
+            return .clock(ClockReply(now: Date(timeIntervalSince1970: 0), virtual: false))
+        case .categories:
+            return .categories(CategoriesReply(categories: []))
+        case .authorize:
+            return .authorized(AuthorizeReply(granted: true))
         }
     }
 

@@ -9,6 +9,14 @@ extension CenterFailure.Code {
     public static let storeCannotCreate = CenterFailure.Code(rawValue: "store-cannot-create")
     /// The store could not read or write: a full disk, an I/O error (the client exits 74).
     public static let storeIOError = CenterFailure.Code(rawValue: "store-io-error")
+    /// The trigger is refused (Apple's messages), or never fires (a date in the past).
+    public static let invalidTrigger = CenterFailure.Code(rawValue: "invalid-trigger")
+    /// The app may not send notifications (`serve --deny`).
+    public static let notAllowed = CenterFailure.Code(rawValue: "not-allowed")
+    /// A virtual clock's operation on the system's clock.
+    public static let notVirtual = CenterFailure.Code(rawValue: "not-virtual")
+    /// Categories that are not an app file's `categories`.
+    public static let invalidCategories = CenterFailure.Code(rawValue: "invalid-categories")
 }
 
 extension CenterService {
@@ -26,21 +34,44 @@ extension CenterService {
             do {
                 var found = try store.pending() + store.delivered()
                 if let state = list.state { found = found.filter { NotificationState($0.state) == state } }
-                return .listed(ListReply(notifications: found.map(Self.summary)))
+                let details = list.details ?? false
+                return .listed(ListReply(notifications: found.map { Self.summary($0, details: details) }))
             } catch { return .failure(Self.failure(error)) }
         case .remove(let remove):
             do {
                 let removed: [StoredNotification]
+                let states: Set<StoredNotification.State> =
+                    switch remove.state {
+                    case .pending?: [.pending]
+                    case .delivered?: [.delivered]
+                    default: [.pending, .delivered]
+                    }
                 switch remove.target {
-                case .identifiers(let ids): removed = try self.remove(identifiers: ids)
-                case .all: removed = try self.remove(identifiers: nil)
+                case .identifiers(let ids): removed = try self.remove(identifiers: ids, states: states)
+                case .all: removed = try self.remove(identifiers: nil, states: states)
                 }
                 return .removed(RemoveReply(removed: removed.map(\.identifier)))
             } catch { return .failure(Self.failure(error)) }
         case .history(let history):
             do {
-                return .history(HistoryReply(notifications: try store.history(limit: history.limit).map(Self.summary)))
+                return .history(HistoryReply(notifications: try store.history(limit: history.limit).map { Self.summary($0) }))
             } catch { return .failure(Self.failure(error)) }
+        case .focus(let focus):
+            if let on = focus.set { setFocus(on) }
+            return .focus(FocusReply(focus: self.focus))
+        case .clock(let clock):
+            guard let seconds = clock.advance else { return .clock(ClockReply(now: time.now, virtual: time.isVirtual)) }
+            guard time.isVirtual else {
+                return .failure(CenterFailure(.notVirtual, "the server runs on the system's clock; start it with --clock virtual to move it"))
+            }
+            guard seconds > 0, seconds.isFinite else { return .failure(CenterFailure(.badRequest, "clock: \"advance\" must be more than 0")) }
+            return .clock(ClockReply(now: advance(by: seconds), virtual: true))
+        case .categories(let categories):
+            do {
+                return .categories(CategoriesReply(categories: try setCategories(categories.categories, for: categories.app)))
+            } catch { return .failure(error) }
+        case .authorize(let authorize):
+            return .authorized(AuthorizeReply(granted: !deniedApps.contains(authorize.app)))
         }
     }
 
@@ -53,19 +84,31 @@ extension CenterService {
         }
         let content = payload.content
         let identifier = send.identifier ?? UUID().uuidString
+        var triggerText: String?
+        if let trigger = send.trigger {
+            do {
+                triggerText = String(decoding: try CenterProtocol.makeEncoder().encode(trigger), as: UTF8.self)
+                _ = try TriggerJSON.decode(triggerText ?? "")
+            } catch {
+                return .failure(CenterFailure(.invalidTrigger, "\(error)"))
+            }
+        }
         let incoming = IncomingNotification(
             identifier: identifier, app: send.app, payload: send.payload,
             threadIdentifier: content.threadIdentifier.isEmpty ? nil : content.threadIdentifier,
             categoryIdentifier: content.categoryIdentifier.isEmpty ? nil : content.categoryIdentifier,
+            trigger: triggerText,
             attachments: send.attachments.map { IncomingAttachment(name: $0.name, kind: $0.kind.rawValue, bytes: [UInt8]($0.data)) })
         do {
             let stored = try receive(incoming)
             if send.wait { respondLater(stored.identifier) }
-            return .sent(SendReply(identifier: stored.identifier, state: NotificationState(stored.state)))
+            return .sent(SendReply(identifier: stored.identifier, state: NotificationState(stored.state), nextDate: stored.nextDate))
         } catch {
             switch error {
             case .unknownApp: return .failure(CenterFailure(.unknownApp, error.description))
             case .store(let storeError): return .failure(Self.failure(storeError))
+            case .schedule: return .failure(CenterFailure(.invalidTrigger, error.description))
+            case .notAllowed: return .failure(CenterFailure(.notAllowed, error.description))
             }
         }
     }
@@ -78,12 +121,20 @@ extension CenterService {
         }
     }
 
-    static func summary(_ stored: StoredNotification) -> NotificationSummary {
+    static func summary(_ stored: StoredNotification, details: Bool = false) -> NotificationSummary {
         let content = try? PayloadDecoder(sizeLimit: nil).decode(Array(stored.payload.utf8)).content
-        return NotificationSummary(
+        var summary = NotificationSummary(
             identifier: stored.identifier, app: stored.app, state: NotificationState(stored.state),
-            date: stored.deliveredAt ?? stored.arrivedAt, title: content?.title.nonEmpty,
+            date: stored.nextDate ?? stored.deliveredAt ?? stored.arrivedAt, title: content?.title.nonEmpty,
             subtitle: content?.subtitle.nonEmpty, body: content?.body.nonEmpty, threadIdentifier: stored.threadIdentifier)
+        if stored.isLate { summary.late = true }
+        if details {
+            summary.payload = stored.payload
+            if stored.state == .pending, let text = stored.trigger {
+                summary.trigger = try? CenterProtocol.makeDecoder().decode(TriggerSpec.self, from: Data(text.utf8))
+            }
+        }
+        return summary
     }
 }
 

@@ -33,13 +33,25 @@ package final class CenterService {
         case removed(identifiers: [String])
         /// The card shown now (`nil`: none).
         case shown(identifier: String?)
+        /// A scheduled request fired (`late`: its date passed while the server was down).
+        case fired(identifier: String, late: Bool)
+        /// Focus was turned on or off.
+        case focus(Bool)
     }
 
     /// The durable store.
     package let store: CenterStore
     /// The clock of every card's events (one for the server's life, so their times compare).
     package let clock: EventClock
-    private let apps: [String: App]
+    /// The center's time, which scheduled requests fire on (the store's too).
+    package let time: CenterTime
+    /// The pending requests and when each fires.
+    var schedule = PendingSchedule()
+    /// The wake-up for the next scheduled request, on the system's time.
+    var timer: Task<Void, Never>?
+    /// Apps refused the right to send notifications (`serve --deny`).
+    package var deniedApps: Set<String> = []
+    var apps: [String: App]
     let types: ExtensionTypes
     private let engine: any PlaybackEngine
     private let configuration: PresentationSession.Configuration
@@ -71,10 +83,12 @@ package final class CenterService {
     /// through `engine`; its cards' events are timed by `clock`.
     package init(
         store: CenterStore, apps: [App], types: ExtensionTypes, engine: any PlaybackEngine,
-        configuration: PresentationSession.Configuration = .init(), clock: EventClock = EventClock()
+        configuration: PresentationSession.Configuration = .init(), clock: EventClock = EventClock(),
+        time: CenterTime = .system
     ) {
         self.store = store
         self.clock = clock
+        self.time = time
         self.apps = Dictionary(apps.map { ($0.definition.name, $0) }, uniquingKeysWith: { first, _ in first })
         self.types = types
         self.engine = engine
@@ -91,6 +105,7 @@ package final class CenterService {
             _ = queue.arrive(identifier: stored.identifier, app: stored.app, thread: stored.threadIdentifier)
         }
         showCurrent()
+        restoreSchedule()
     }
 
     /// Stores `incoming` durably, then queues it: shown at once when nothing is, added to the
@@ -98,17 +113,45 @@ package final class CenterService {
     /// applies to is queued once the extension has finished (see ``serviceConfiguration``).
     /// Throws before anything is stored when the app is unknown.
     package func receive(_ incoming: IncomingNotification) throws(CenterServiceError) -> StoredNotification {
-        guard let app = apps[incoming.app] else {
+        guard apps[incoming.app] != nil else {
             throw .unknownApp(incoming.app, known: appNames)
+        }
+        guard !deniedApps.contains(incoming.app) else { throw .notAllowed(incoming.app) }
+        var incoming = incoming
+        var trigger: (any UNNotificationTrigger)?
+        if let text = incoming.trigger {
+            do {
+                let decoded = try TriggerJSON.decode(text)
+                incoming.nextDate = try firstDate(of: decoded)
+                incoming.delivery = .pending
+                trigger = decoded
+            } catch let refusal as ScheduleRefusal {
+                throw .schedule(refusal)
+            } catch {
+                throw .schedule(.invalidTrigger("\(error)"))
+            }
         }
         let stored: StoredNotification
         do { stored = try store.add(incoming) } catch { throw .store(error) }
+        if let trigger {
+            scheduled(stored, trigger: trigger)
+        } else {
+            // Delivered now, it replaces a pending request with its identifier.
+            unscheduled([stored.identifier])
+            arrived(stored)
+        }
+        return stored
+    }
+
+    /// A notification delivered now (sent, or its trigger fired): through its app's service
+    /// extension when one applies, then queued.
+    func arrived(_ stored: StoredNotification) {
+        guard let app = apps[stored.app] else { return }
         if let (notification, mutable) = serviceStageInput(stored, app: app) {
             runServiceStage(stored, notification: notification, mutable: mutable, app: app)
         } else {
             admit(stored)
         }
-        return stored
     }
 
     /// Queues a stored notification and shows what the queue says.
@@ -132,14 +175,18 @@ package final class CenterService {
 
     /// Removes notifications (all live ones when `identifiers` is `nil`); a removed shown card
     /// closes and the next shows.
-    package func remove(identifiers: [String]?) throws(CenterStoreError) -> [StoredNotification] {
+    package func remove(
+        identifiers: [String]?, states: Set<StoredNotification.State> = [.pending, .delivered]
+    ) throws(CenterStoreError) -> [StoredNotification] {
         let removed: [StoredNotification]
         if let identifiers {
-            removed = try store.remove(identifiers: identifiers)
+            removed = try store.remove(identifiers: identifiers, states: states)
         } else {
-            removed = try store.removeAll()
+            removed = try store.removeAll(states: states)
         }
-        let ids = Set(removed.map(\.identifier))
+        // What was never delivered was pending: off the schedule.
+        unscheduled(removed.filter { $0.deliveredAt == nil }.map(\.identifier))
+        let ids = Set(removed.filter { $0.deliveredAt != nil }.map(\.identifier))
         if queue.remove(identifiers: ids) { showCurrent() } else { onDeckChange?() }
         onEvent?(.removed(identifiers: removed.map(\.identifier)))
         try? pruneHistory()
@@ -208,7 +255,6 @@ package final class CenterService {
         shownSession = session
         for identifier in card.identifiers {
             guard let stored = try? store.notification(identifier), let notification = notification(stored) else { continue }
-            _ = try? store.markDelivered(identifier)
             do { try session.present(notification) } catch { onPresentationEvent?(log.record(.error(error.description))) }
         }
         onEvent?(.shown(identifier: card.shown))
@@ -268,12 +314,18 @@ package enum CenterServiceError: Error, Sendable, CustomStringConvertible {
     case unknownApp(String, known: [String])
     /// The store could not keep it.
     case store(CenterStoreError)
+    /// Its trigger is refused, or never fires.
+    case schedule(CenterService.ScheduleRefusal)
+    /// Its app may not send notifications (`serve --deny`; Apple: `UNError.notificationsNotAllowed`).
+    case notAllowed(String)
 
     package var description: String {
         switch self {
         case .unknownApp(let name, let known):
             "no app named \"\(name)\" is registered with the server (registered: \(known.joined(separator: ", ")))"
         case .store(let error): error.description
+        case .schedule(let refusal): refusal.description
+        case .notAllowed(let app): "notifications are not allowed for \"\(app)\" (the server was started with --deny \(app))"
         }
     }
 }

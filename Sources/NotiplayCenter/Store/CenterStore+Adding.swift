@@ -8,8 +8,10 @@ import GRDB
 /// Adding notifications: attachment files first, then rows, in one transaction.
 extension CenterStore {
     /// Stores `notification` durably: its attachments' files first, then its row, in one
-    /// transaction. A live notification with the same identifier is replaced (it becomes
-    /// `removed`, with ``StoredNotification/replacedBy`` set).
+    /// transaction. As in Apple's center, a pending request with the same identifier is replaced
+    /// (it becomes `removed`, with ``StoredNotification/replacedBy`` set), and so is a delivered
+    /// one when this one is delivered now; a delivered one stays while this one is pending,
+    /// until it fires.
     ///
     /// When it throws, nothing was stored: no row is committed and no file this call made is
     /// left (content that was stored already stays).
@@ -55,24 +57,26 @@ extension CenterStore {
         _ notification: IncomingNotification, digests: [String], at time: Date, _ db: Database
     ) throws -> StoredNotification {
         let state: StoredNotification.State = notification.delivery == .pending ? .pending : .delivered
-        let replaced = try Int64.fetchOne(
-            db, sql: "SELECT sequence FROM notification WHERE identifier = ? AND state IN ('pending', 'delivered')",
+        let replacedStates = state == .pending ? "('pending')" : "('pending', 'delivered')"
+        let replacedRows = try Int64.fetchAll(
+            db, sql: "SELECT sequence FROM notification WHERE identifier = ? AND state IN \(replacedStates)",
             arguments: [notification.identifier])
-        if let replaced {
+        for sequence in replacedRows {
             try db.execute(
-                sql: "UPDATE notification SET state = 'removed', endedAt = ? WHERE sequence = ?",
-                arguments: [time.storedValue, replaced])
+                sql: "UPDATE notification SET state = 'removed', endedAt = ?, nextDate = NULL WHERE sequence = ?",
+                arguments: [time.storedValue, sequence])
         }
+        let nextDate = state == .pending ? notification.nextDate?.storedValue : nil
         try db.execute(
             sql: """
                 INSERT INTO notification (identifier, app, payload, threadIdentifier, categoryIdentifier,
-                    triggerJSON, sender, state, arrivedAt, deliveredAt)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    triggerJSON, sender, state, arrivedAt, deliveredAt, nextDate)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
                 notification.identifier, notification.app, notification.payload, notification.threadIdentifier,
                 notification.categoryIdentifier, notification.trigger, notification.sender, state.rawValue,
-                time.storedValue, state == .delivered ? time.storedValue : nil,
+                time.storedValue, state == .delivered ? time.storedValue : nil, nextDate,
             ])
         let sequence = db.lastInsertedRowID
         var attachments: [StoredAttachment] = []
@@ -84,7 +88,7 @@ extension CenterStore {
                 arguments: [sequence, position, record.name, record.kind, record.sha256, record.byteCount])
             attachments.append(record)
         }
-        if let replaced {
+        for replaced in replacedRows {
             try db.execute(sql: "UPDATE notification SET replacedBy = ? WHERE sequence = ?", arguments: [sequence, replaced])
         }
         return StoredNotification(
@@ -92,6 +96,7 @@ extension CenterStore {
             payload: notification.payload, threadIdentifier: notification.threadIdentifier,
             categoryIdentifier: notification.categoryIdentifier, trigger: notification.trigger,
             attachments: attachments, state: state, sender: notification.sender, arrivedAt: time,
-            deliveredAt: state == .delivered ? time : nil)
+            deliveredAt: state == .delivered ? time : nil,
+            nextDate: nextDate.map(Date.init(timeIntervalSince1970:)))
     }
 }

@@ -57,16 +57,22 @@ extension CenterStore {
         }
     }
 
-    /// Removes the live (pending or delivered) notifications with these identifiers; they stay
-    /// in the history as `removed`. Identifiers with no live notification are ignored.
+    /// Removes the live notifications in `states` (pending or delivered, or both) with these
+    /// identifiers; they stay in the history as `removed`. Identifiers with no such notification
+    /// are ignored.
     /// - Returns: The notifications removed, oldest first.
     @discardableResult
-    public func remove(identifiers: [String]) throws(CenterStoreError) -> [StoredNotification] {
+    public func remove(
+        identifiers: [String], states: Set<StoredNotification.State> = [.pending, .delivered]
+    ) throws(CenterStoreError) -> [StoredNotification] {
+        let live = StoredNotification.State.allCases.filter { $0.isLive && states.contains($0) }
+        guard !live.isEmpty else { return [] }
+        let list = live.map { "'\($0.rawValue)'" }.joined(separator: ", ")
         let time = now().storedValue
         return try write { db in
             var removed: [StoredNotification] = []
             for identifier in Set(identifiers) {
-                removed += try change(db, "WHERE identifier = ? AND state IN ('pending', 'delivered')", [identifier]) {
+                removed += try change(db, "WHERE identifier = ? AND state IN (\(list))", [identifier]) {
                     try Self.end(db, $0, at: time)
                 }
             }
@@ -112,7 +118,8 @@ extension CenterStore {
     /// Marks the notification `sequence` removed at `time`.
     private static func end(_ db: Database, _ sequence: Int64, at time: Double) throws {
         try db.execute(
-            sql: "UPDATE notification SET state = 'removed', endedAt = ? WHERE sequence = ?", arguments: [time, sequence])
+            sql: "UPDATE notification SET state = 'removed', endedAt = ?, nextDate = NULL WHERE sequence = ?",
+            arguments: [time, sequence])
     }
 
     /// Throws ``CenterStoreError/Kind/badData`` unless `text` is JSON (an object, if `objectOnly`).

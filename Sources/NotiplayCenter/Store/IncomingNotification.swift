@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+
 /// A notification as `notiplay send` hands it to the store: what ``CenterStore/add(_:)`` keeps.
 ///
 /// The caller has read the payload already: it gives the thread and category found in it (the
@@ -31,6 +37,8 @@ public struct IncomingNotification: Sendable, Equatable {
     public var sender: String?
     /// Whether it waits for a trigger or is delivered now.
     public var delivery: Delivery
+    /// When a pending request fires first.
+    public var nextDate: Date?
 
     /// Creates a notification to add.
     /// - Parameters:
@@ -46,8 +54,9 @@ public struct IncomingNotification: Sendable, Equatable {
     public init(
         identifier: String, app: String, payload: String, threadIdentifier: String? = nil,
         categoryIdentifier: String? = nil, trigger: String? = nil, attachments: [IncomingAttachment] = [],
-        sender: String? = nil, delivery: Delivery = .now
+        sender: String? = nil, delivery: Delivery = .now, nextDate: Date? = nil
     ) {
+        self.nextDate = nextDate
         self.identifier = identifier
         self.app = app
         self.payload = payload

@@ -7,6 +7,10 @@ import GRDB
 enum StoreSchema {
     /// The first schema: notifications and their attachments.
     static let version1 = "v1: notifications and attachments"
+    /// Scheduling: when a pending request fires next, when a delivered one was due (late when
+    /// the server was down then), and settings (Focus). A repeating request stays pending while
+    /// its deliveries, under the same identifier, are delivered: one live identifier per state.
+    static let version2 = "v2: schedule and settings"
 
     /// Every migration, in order.
     static var migrator: DatabaseMigrator {
@@ -48,6 +52,17 @@ enum StoreSchema {
                         PRIMARY KEY (notification, position)
                     ) WITHOUT ROWID;
                     CREATE INDEX attachment_sha256 ON attachment(sha256);
+                    """)
+        }
+        migrator.registerMigration(version2) { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE notification ADD COLUMN nextDate REAL;
+                    ALTER TABLE notification ADD COLUMN dueAt REAL;
+                    DROP INDEX notification_live_identifier;
+                    CREATE UNIQUE INDEX notification_pending_identifier ON notification(identifier) WHERE state = 'pending';
+                    CREATE UNIQUE INDEX notification_delivered_identifier ON notification(identifier) WHERE state = 'delivered';
+                    CREATE TABLE setting (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID;
                     """)
         }
         return migrator

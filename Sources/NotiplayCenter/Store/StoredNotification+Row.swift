@@ -11,7 +11,7 @@ extension StoredNotification {
     static let columns = """
         sequence, identifier, app, payload, threadIdentifier, categoryIdentifier, triggerJSON, sender, \
         CASE state WHEN 'pending' THEN 0 WHEN 'delivered' THEN 1 WHEN 'dismissed' THEN 2 WHEN 'removed' THEN 3 END, \
-        arrivedAt, deliveredAt, endedAt, response, replacedBy
+        arrivedAt, deliveredAt, endedAt, response, replacedBy, nextDate, dueAt
         """
 
     /// The states by the numbers ``columns`` gives them.
@@ -35,7 +35,9 @@ extension StoredNotification {
             arrivedAt: Date(timeIntervalSince1970: row[9]),
             deliveredAt: (row[10] as Double?).map(Date.init(timeIntervalSince1970:)),
             endedAt: (row[11] as Double?).map(Date.init(timeIntervalSince1970:)),
-            response: row[12], replacedBy: row[13])
+            response: row[12], replacedBy: row[13],
+            nextDate: (row[14] as Double?).map(Date.init(timeIntervalSince1970:)),
+            dueAt: (row[15] as Double?).map(Date.init(timeIntervalSince1970:)))
     }
 
     /// The notifications `filter` selects (an SQL clause after `FROM notification`: `WHERE`,

@@ -54,14 +54,27 @@ public struct StoredNotification: Sendable, Equatable {
     public var response: String?
     /// The ``sequence`` of the notification that replaced this one (same identifier), if one did.
     public var replacedBy: Int64?
+    /// When a pending request fires next.
+    public var nextDate: Date?
+    /// When a delivered request was due: later than ``deliveredAt`` by more than a second when
+    /// it was missed while the server was down (``isLate``).
+    public var dueAt: Date?
+
+    /// Whether it was delivered late: its date passed while the server was down.
+    public var isLate: Bool {
+        guard let dueAt, let deliveredAt else { return false }
+        return deliveredAt.timeIntervalSince(dueAt) > 1
+    }
 
     /// Creates a stored notification (the store makes them; tests and clients may too).
     public init(
         sequence: Int64, identifier: String, app: String, payload: String, threadIdentifier: String? = nil,
         categoryIdentifier: String? = nil, trigger: String? = nil, attachments: [StoredAttachment] = [],
         state: State, sender: String? = nil, arrivedAt: Date, deliveredAt: Date? = nil, endedAt: Date? = nil,
-        response: String? = nil, replacedBy: Int64? = nil
+        response: String? = nil, replacedBy: Int64? = nil, nextDate: Date? = nil, dueAt: Date? = nil
     ) {
+        self.nextDate = nextDate
+        self.dueAt = dueAt
         self.sequence = sequence
         self.identifier = identifier
         self.app = app

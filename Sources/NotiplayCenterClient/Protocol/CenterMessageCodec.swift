@@ -150,6 +150,10 @@ private struct RequestEnvelope: Encodable {
         case .remove(let operation): try operation.encode(to: encoder)
         case .history(let operation): try operation.encode(to: encoder)
         case .ping(let operation): try operation.encode(to: encoder)
+        case .focus(let operation): try operation.encode(to: encoder)
+        case .clock(let operation): try operation.encode(to: encoder)
+        case .categories(let operation): try operation.encode(to: encoder)
+        case .authorize(let operation): try operation.encode(to: encoder)
         }
     }
 }
@@ -174,6 +178,10 @@ private struct ReplyEnvelope: Encodable {
         case .removed(let body): try body.encode(to: encoder)
         case .history(let body): try body.encode(to: encoder)
         case .pong(let body): try body.encode(to: encoder)
+        case .focus(let body): try body.encode(to: encoder)
+        case .clock(let body): try body.encode(to: encoder)
+        case .categories(let body): try body.encode(to: encoder)
+        case .authorized(let body): try body.encode(to: encoder)
         case .failure: break
         }
     }
@@ -228,6 +236,10 @@ private struct RequestDecoding: Decodable {
             case RemoveOperation.name: operation = .remove(try RemoveOperation(from: decoder))
             case HistoryOperation.name: operation = .history(try HistoryOperation(from: decoder))
             case PingOperation.name: operation = .ping(try PingOperation(from: decoder))
+            case FocusOperation.name: operation = .focus(try FocusOperation(from: decoder))
+            case ClockOperation.name: operation = .clock(try ClockOperation(from: decoder))
+            case CategoriesOperation.name: operation = .categories(try CategoriesOperation(from: decoder))
+            case AuthorizeOperation.name: operation = .authorize(try AuthorizeOperation(from: decoder))
             default:
                 let known = CenterRequest.Operation.names.joined(separator: ", ")
                 outcome = .refused(id: id, CenterFailure(.unknownOperation, "unknown op \"\(name)\"; this server knows \(known)"))

@@ -30,6 +30,14 @@ public struct CenterRequest: Sendable, Equatable {
         case history(HistoryOperation)
         /// `ping`: is a server there, and which versions does it speak?
         case ping(PingOperation)
+        /// `focus`: read Focus, or turn it on or off.
+        case focus(FocusOperation)
+        /// `clock`: the server's time; move a virtual clock on.
+        case clock(ClockOperation)
+        /// `categories`: an app declares its categories.
+        case categories(CategoriesOperation)
+        /// `authorize`: an app asks to send notifications.
+        case authorize(AuthorizeOperation)
 
         /// The `op` it is written with.
         public var name: String {
@@ -39,12 +47,17 @@ public struct CenterRequest: Sendable, Equatable {
             case .remove: RemoveOperation.name
             case .history: HistoryOperation.name
             case .ping: PingOperation.name
+            case .focus: FocusOperation.name
+            case .clock: ClockOperation.name
+            case .categories: CategoriesOperation.name
+            case .authorize: AuthorizeOperation.name
             }
         }
 
         /// Every `op` this build knows, in the order the documentation lists them.
         public static let names = [
             SendOperation.name, ListOperation.name, RemoveOperation.name, HistoryOperation.name, PingOperation.name,
+            FocusOperation.name, ClockOperation.name, CategoriesOperation.name, AuthorizeOperation.name,
         ]
     }
 }

@@ -37,6 +37,9 @@ public struct SendOperation: CenterOperation {
     /// Whether the connection wants the user's response pushed to it (a ``CenterEvent``) once
     /// there is one.
     public var wait: Bool
+    /// When to deliver it: `nil` (left out) for now; else it stays pending until the trigger
+    /// fires.
+    public var trigger: TriggerSpec?
 
     /// A `send` request.
     /// - Parameters:
@@ -47,8 +50,9 @@ public struct SendOperation: CenterOperation {
     ///   - wait: Whether to have the user's response pushed to this connection.
     public init(
         payload: String, app: String, identifier: String? = nil, attachments: [AttachmentUpload] = [],
-        wait: Bool = false
+        wait: Bool = false, trigger: TriggerSpec? = nil
     ) {
+        self.trigger = trigger
         self.payload = payload
         self.app = app
         self.identifier = identifier
@@ -59,9 +63,10 @@ public struct SendOperation: CenterOperation {
     /// The operation as a case of ``CenterRequest/Operation``.
     public var operation: CenterRequest.Operation { .send(self) }
 
-    private enum CodingKeys: String, CodingKey { case payload, app, identifier, attachments, wait }
+    private enum CodingKeys: String, CodingKey { case payload, app, identifier, attachments, wait, trigger }
 
-    /// Reads it from a request object; `attachments` defaults to none and `wait` to `false`.
+    /// Reads it from a request object; `attachments` defaults to none, `wait` to `false` and
+    /// `trigger` to none (deliver now).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         payload = try container.decode(String.self, forKey: .payload)
@@ -69,6 +74,7 @@ public struct SendOperation: CenterOperation {
         identifier = try container.decodeIfPresent(String.self, forKey: .identifier)
         attachments = try container.decodeIfPresent([AttachmentUpload].self, forKey: .attachments) ?? []
         wait = try container.decodeIfPresent(Bool.self, forKey: .wait) ?? false
+        trigger = try container.decodeIfPresent(TriggerSpec.self, forKey: .trigger)
     }
 }
 
@@ -111,11 +117,17 @@ public struct ListOperation: CenterOperation {
     /// Only notifications in this state; `nil` (the member left out) for pending and delivered
     /// ones.
     public var state: NotificationState?
+    /// Whether each notification comes with its payload and trigger (what an app's
+    /// `getPendingNotificationRequests` needs).
+    public var details: Bool?
 
     /// A `list` request.
-    /// - Parameter state: Only notifications in this state; `nil` for pending and delivered.
-    public init(state: NotificationState? = nil) {
+    /// - Parameters:
+    ///   - state: Only notifications in this state; `nil` for pending and delivered.
+    ///   - details: Whether to include each one's payload and trigger.
+    public init(state: NotificationState? = nil, details: Bool? = nil) {
         self.state = state
+        self.details = details
     }
 
     /// The operation as a case of ``CenterRequest/Operation``.

@@ -19,6 +19,14 @@ public enum CenterReply: Sendable, Equatable {
     case history(HistoryReply)
     /// The answer to `ping`.
     case pong(PingReply)
+    /// The answer to `focus`.
+    case focus(FocusReply)
+    /// The answer to `clock`.
+    case clock(ClockReply)
+    /// The answer to `categories`.
+    case categories(CategoriesReply)
+    /// The answer to `authorize`.
+    case authorized(AuthorizeReply)
     /// The request failed.
     case failure(CenterFailure)
 
@@ -27,7 +35,7 @@ public enum CenterReply: Sendable, Equatable {
     public func answers(_ operation: CenterRequest.Operation) -> Bool {
         switch (self, operation) {
         case (.failure, _), (.sent, .send), (.listed, .list), (.removed, .remove), (.history, .history),
-            (.pong, .ping):
+            (.pong, .ping), (.focus, .focus), (.clock, .clock), (.categories, .categories), (.authorized, .authorize):
             true
         default: false
         }
@@ -40,14 +48,18 @@ public struct SendReply: Codable, Sendable, Equatable {
     public var identifier: String
     /// Where it stands: `pending` until its trigger fires, else `delivered`.
     public var state: NotificationState
+    /// When a pending request fires first.
+    public var nextDate: Date?
 
     /// A `send` reply.
     /// - Parameters:
     ///   - identifier: The notification's identifier.
     ///   - state: Where it stands.
-    public init(identifier: String, state: NotificationState) {
+    ///   - nextDate: When a pending request fires first.
+    public init(identifier: String, state: NotificationState, nextDate: Date? = nil) {
         self.identifier = identifier
         self.state = state
+        self.nextDate = nextDate
     }
 }
 
@@ -124,6 +136,12 @@ public struct NotificationSummary: Codable, Sendable, Equatable {
     public var body: String?
     /// The thread it belongs to (`thread-id`), if any (`"thread"` in the JSON).
     public var threadIdentifier: String?
+    /// A pending request's trigger (in `list`'s details).
+    public var trigger: TriggerSpec?
+    /// The payload's JSON text (in `list`'s details).
+    public var payload: String?
+    /// `true` when it was delivered late: its date passed while the server was down.
+    public var late: Bool?
 
     /// A notification's summary.
     /// - Parameters:
@@ -150,7 +168,7 @@ public struct NotificationSummary: Codable, Sendable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case identifier, app, state, date, title, subtitle, body
+        case identifier, app, state, date, title, subtitle, body, trigger, payload, late
         case threadIdentifier = "thread"
     }
 }

@@ -1,0 +1,104 @@
+#if canImport(FoundationEssentials)
+package import FoundationEssentials
+#else
+package import Foundation
+#endif
+package import NotiplayCore
+
+/// Scheduled requests: stored as pending with their next date, fired on the center's time,
+/// put back after a restart (those missed while the server was down fire at once, late).
+extension CenterService {
+    /// Why a scheduled request was refused.
+    package enum ScheduleRefusal: Error, Equatable, CustomStringConvertible {
+        /// Apple's refusal of the trigger ("time interval must be at least 60 if repeating").
+        case invalidTrigger(String)
+        /// The trigger never fires (a calendar date in the past; Apple:
+        /// `UNError.notificationInvalidNoDate`).
+        case noDate
+
+        package var description: String {
+            switch self {
+            case .invalidTrigger(let message): message
+            case .noDate: "the trigger has no date in the future: the notification would never be delivered"
+            }
+        }
+    }
+
+    /// When `trigger`, added now, fires first; throws when Apple would refuse it or it never fires.
+    package func firstDate(of trigger: any UNNotificationTrigger) throws(ScheduleRefusal) -> Date {
+        if let interval = trigger as? UNTimeIntervalNotificationTrigger, let problem = interval.problem {
+            throw .invalidTrigger(problem)
+        }
+        let now = time.now
+        guard let date = PendingSchedule.next(trigger, scheduledAt: now, after: now) else { throw .noDate }
+        return date
+    }
+
+    /// Puts the store's pending requests on the schedule (after a restart); those whose date
+    /// passed fire now, marked late.
+    func restoreSchedule() {
+        let pending = (try? store.pending()) ?? []
+        for stored in pending {
+            guard let text = stored.trigger, let trigger = try? TriggerJSON.decode(text) else { continue }
+            let next =
+                stored.nextDate
+                ?? PendingSchedule.next(trigger, scheduledAt: stored.arrivedAt, after: stored.arrivedAt)
+            guard let next else { continue }
+            schedule.restore(stored.identifier, trigger: trigger, scheduledAt: stored.arrivedAt, next: next)
+        }
+        fireDue()
+    }
+
+    /// A stored pending request goes on the schedule.
+    func scheduled(_ stored: StoredNotification, trigger: any UNNotificationTrigger) {
+        schedule.add(stored.identifier, trigger: trigger, scheduledAt: stored.arrivedAt)
+        armTimer()
+    }
+
+    /// Pending requests left the store: off the schedule too.
+    func unscheduled(_ identifiers: [String]) {
+        if !schedule.remove(identifiers).isEmpty { armTimer() }
+    }
+
+    /// The number of pending requests.
+    package var pendingCount: Int { schedule.entries.count }
+
+    /// Fires what is due now, in date order.
+    func fireDue() {
+        let now = time.now
+        for firing in schedule.due(at: now) {
+            let next = firing.staysPending ? schedule.entries[firing.identifier]?.next : nil
+            guard let delivered = try? store.fire(firing.identifier, dueAt: firing.date, next: next) else { continue }
+            onEvent?(.fired(identifier: firing.identifier, late: firing.late))
+            arrived(delivered)
+        }
+        armTimer()
+    }
+
+    /// Moves a virtual clock on by `seconds`: each request due meanwhile fires at its own date,
+    /// in date order. Returns the time after.
+    package func advance(by seconds: Double) -> Date {
+        let target = time.now.addingTimeInterval(max(0, seconds))
+        while let next = schedule.nextDate, next <= target {
+            time.move(to: next)
+            fireDue()
+        }
+        time.move(to: target)
+        return time.now
+    }
+
+    /// On the system's time, wakes up at the next date (at most a minute away, so that a change
+    /// of the system's clock is noticed); a virtual time moves only by ``advance(by:)``.
+    func armTimer() {
+        timer?.cancel()
+        timer = nil
+        guard !time.isVirtual, let next = schedule.nextDate else { return }
+        let delay = min(max(0, next.timeIntervalSince(time.now)), 60)
+        timer = Task { @MainActor [weak self] in
+            try? await Task.sleep(for: .seconds(delay), tolerance: .zero)
+            guard !Task.isCancelled, let self else { return }
+            self.timer = nil
+            self.fireDue()
+        }
+    }
+}

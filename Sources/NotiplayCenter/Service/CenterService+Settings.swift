@@ -1,0 +1,40 @@
+import NotiplayCore
+import NotiplayCenterClient
+
+/// Focus, and the categories apps declare at run time.
+extension CenterService {
+    /// The store's key for Focus.
+    static let focusSetting = "focus"
+
+    /// Whether Focus is on (kept in the store: it survives a restart).
+    package var focus: Bool {
+        (try? store.setting(Self.focusSetting)) == "on"
+    }
+
+    /// Turns Focus on or off.
+    package func setFocus(_ on: Bool) {
+        try? store.setSetting(Self.focusSetting, to: on ? "on" : "off")
+        onEvent?(.focus(on))
+    }
+
+    /// App `name` declares its categories (`json`: an app file's `categories` array); they
+    /// replace the app's categories with the same identifiers. Returns the app's categories' identifiers.
+    func setCategories(_ json: String, for name: String) throws(CenterFailure) -> [String] {
+        guard var app = apps[name] else {
+            throw CenterFailure(.unknownApp, CenterServiceError.unknownApp(name, known: appNames).description)
+        }
+        let declared: [UNNotificationCategory]
+        do {
+            let list = try JSONParser.parse(Array(json.utf8))
+            let file = JSONValue.object(JSONObject([("name", .string(name)), ("categories", list)]))
+            let definition = try AppDefinition.decode(file, path: "the categories of \(name)")
+            declared = definition.categories
+        } catch {
+            throw CenterFailure(.invalidCategories, "\(error)")
+        }
+        let identifiers = Set(declared.map(\.identifier))
+        app.definition.categories = app.definition.categories.filter { !identifiers.contains($0.identifier) } + declared
+        apps[name] = app
+        return app.definition.categories.map(\.identifier)
+    }
+}
