@@ -71,7 +71,7 @@ extension CenterService {
                 return .categories(CategoriesReply(categories: try setCategories(categories.categories, for: categories.app)))
             } catch { return .failure(error) }
         case .authorize(let authorize):
-            return .authorized(AuthorizeReply(granted: !deniedApps.contains(authorize.app)))
+            return .authorized(AuthorizeReply(granted: !isDenied(authorize.app)))
         }
     }
 

@@ -3,6 +3,26 @@ import NotiplayCenterClient
 
 /// Focus, and the categories apps declare at run time.
 extension CenterService {
+    /// The registered app `name` stands for: the one with that name, else the only one whose
+    /// name is the same ignoring case, spaces and punctuation (a program `custom-number` speaks
+    /// for "Custom Number").
+    package func appName(matching name: String) -> String? {
+        if apps[name] != nil { return name }
+        let key = Self.loose(name)
+        let matches = apps.keys.filter { Self.loose($0) == key }
+        return matches.count == 1 ? matches[0] : nil
+    }
+
+    /// Whether app `name` (or the app it stands for) is refused notifications (`serve --deny`).
+    package func isDenied(_ name: String) -> Bool {
+        let key = Self.loose(name)
+        return deniedApps.contains { Self.loose($0) == key }
+    }
+
+    private static func loose(_ name: String) -> String {
+        String(name.lowercased().unicodeScalars.filter { $0.properties.isAlphabetic || $0.properties.numericType != nil })
+    }
+
     /// The store's key for Focus.
     static let focusSetting = "focus"
 
@@ -20,7 +40,7 @@ extension CenterService {
     /// App `name` declares its categories (`json`: an app file's `categories` array); they
     /// replace the app's categories with the same identifiers. Returns the app's categories' identifiers.
     func setCategories(_ json: String, for name: String) throws(CenterFailure) -> [String] {
-        guard var app = apps[name] else {
+        guard let name = appName(matching: name), var app = apps[name] else {
             throw CenterFailure(.unknownApp, CenterServiceError.unknownApp(name, known: appNames).description)
         }
         let declared: [UNNotificationCategory]

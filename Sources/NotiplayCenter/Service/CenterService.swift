@@ -113,11 +113,12 @@ package final class CenterService {
     /// applies to is queued once the extension has finished (see ``serviceConfiguration``).
     /// Throws before anything is stored when the app is unknown.
     package func receive(_ incoming: IncomingNotification) throws(CenterServiceError) -> StoredNotification {
-        guard apps[incoming.app] != nil else {
+        guard let name = appName(matching: incoming.app) else {
             throw .unknownApp(incoming.app, known: appNames)
         }
-        guard !deniedApps.contains(incoming.app) else { throw .notAllowed(incoming.app) }
+        guard !isDenied(name) else { throw .notAllowed(name) }
         var incoming = incoming
+        incoming.app = name
         var trigger: (any UNNotificationTrigger)?
         if let text = incoming.trigger {
             do {
