@@ -173,13 +173,13 @@ _notiplay() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    play|deliver|validate|extensions|test|serve|send|list|remove|history|help)
+    play|deliver|validate|extensions|test|serve|send|list|remove|history|focus|clock|help)
         # Offer subcommand argument completions
         "_notiplay_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'play deliver validate extensions test serve send list remove history help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'play deliver validate extensions test serve send list remove history focus clock help' -- "${cur}"))
         ;;
     esac
 }
@@ -326,8 +326,8 @@ _notiplay_test() {
 _notiplay_serve() {
     repeating_flags=()
     non_repeating_flags=(--headless --untimed --version -h --help)
-    repeating_options=(--app)
-    non_repeating_options=(--keys --events --keep-history --keep-days --audio)
+    repeating_options=(--app --deny)
+    non_repeating_options=(--keys --events --keep-history --keep-days --clock --start --audio)
     __notiplay_offer_flags_options 0
 
     # Offer option value completions
@@ -349,6 +349,16 @@ _notiplay_serve() {
     '--keep-days')
         return
         ;;
+    '--clock')
+        __notiplay_add_completions -W 'system'$'\n''virtual'
+        return
+        ;;
+    '--start')
+        return
+        ;;
+    '--deny')
+        return
+        ;;
     '--audio')
         __notiplay_add_completions -W 'auto'$'\n''null'$'\n''pcm:'
         return
@@ -360,7 +370,7 @@ _notiplay_send() {
     repeating_flags=()
     non_repeating_flags=(--wait --version -h --help)
     repeating_options=(--attach)
-    non_repeating_options=(--app --id)
+    non_repeating_options=(--app --id --after --at --repeat)
     __notiplay_offer_flags_options 1
 
     # Offer option value completions
@@ -373,6 +383,15 @@ _notiplay_send() {
         return
         ;;
     '--id')
+        return
+        ;;
+    '--after')
+        return
+        ;;
+    '--at')
+        return
+        ;;
+    '--repeat')
         return
         ;;
     esac
@@ -412,6 +431,37 @@ _notiplay_history() {
     # Offer option value completions
     case "${prev}" in
     '--limit')
+        return
+        ;;
+    esac
+}
+
+_notiplay_focus() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __notiplay_offer_flags_options 1
+
+    # Offer positional completions
+    case "${positional_number}" in
+    1)
+        __notiplay_add_completions -W 'on'$'\n''off'$'\n''status'
+        return
+        ;;
+    esac
+}
+
+_notiplay_clock() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=(--advance)
+    __notiplay_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--advance')
         return
         ;;
     esac

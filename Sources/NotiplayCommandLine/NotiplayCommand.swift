@@ -7,7 +7,8 @@ struct NotiplayCommand: AsyncParsableCommand {
         abstract: "A media-capable notification player for the terminal.",
         discussion: """
             Exit status: 0 ok, 1 test failures, 64 usage, 65 bad data, 66 missing input, \
-            69 libmpv or audio unavailable, 128 + the signal's number when interrupted (130 for Ctrl-C).
+            69 libmpv, audio or the center unavailable, 73 cannot create, 74 I/O error, \
+            77 not allowed, 128 + the signal's number when interrupted (130 for Ctrl-C).
 
             Environment: NOTIPLAY_LOG, a log level (debug shows libmpv's and the audio \
             stack's own messages, which otherwise never reach the terminal); \
