@@ -143,6 +143,13 @@ struct ArrivalSoundResolverTests {
         #expect(standIn?.engineVolume == 50)
     }
 
+    @Test("An app's sounds folder is the Sounds folder beside its .app.json, when there is one")
+    func soundsFolderBesideAppFile() throws {
+        let appFile = folders.root + "/App/Mail.app.json"
+        #expect(ArrivalSoundResolver.soundsFolder(besideAppFile: appFile) == folders.sounds)
+        #expect(ArrivalSoundResolver.soundsFolder(besideAppFile: folders.root + "/Other.app.json") == nil)
+    }
+
     @Test("XDG_DATA_DIRS: its absolute folders in order; unset, empty or only relative gives /usr/local/share:/usr/share")
     func dataDirectories() {
         let standard = ["/usr/local/share", "/usr/share"]

@@ -87,6 +87,13 @@ package struct ArrivalSoundResolver: Sendable {
         return folders.isEmpty ? defaultDataDirectories : folders
     }
 
+    /// The sounds folder of the app defined by the file at `appFile` (its `.app.json`): the
+    /// `Sounds` folder beside it, or `nil` when there is none.
+    package static func soundsFolder(besideAppFile appFile: String) -> String? {
+        let folder = Path.join(Path.directory(of: appFile), "Sounds")
+        return Path.isDirectory(folder) ? folder : nil
+    }
+
     /// The file to play for `sound`, a notification of the app named `app`.
     package func resolve(_ sound: UNNotificationSound, app: String) -> ArrivalSoundResolution {
         let volume = Self.volume(of: sound)
