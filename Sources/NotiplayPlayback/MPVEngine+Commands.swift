@@ -93,6 +93,8 @@ extension MPVEngine {
             mpv.set_property_string(h, "start", options.start.map(Self.timeString) ?? "none"), "set start")
         try mpv.check(
             mpv.set_property_string(h, "end", options.end.map(Self.timeString) ?? "none"), "set end")
+        var volume = options.volume.isNaN ? 100 : min(max(options.volume, 0), 100)
+        try mpv.check(mpv.set_property(h, "volume", MPV_FORMAT_DOUBLE, &volume), "set volume")
         // `file.path` is absolute, so libmpv can never read it as a URL or an option.
         let result = try command(["loadfile", file.path, "replace"], "loadfile")
         guard let id = result else {

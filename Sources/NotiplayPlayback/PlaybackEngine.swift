@@ -47,12 +47,17 @@ public struct PlaybackOptions: Sendable, Equatable {
     public var start: Double?
     /// Stop rendering at this position, in seconds from the file's start (an exact segment).
     public var end: Double?
+    /// The file's volume, from 0 (silent) to 100 (as decoded), as libmpv's `volume` property
+    /// (whose curve is cubic); values outside are clamped. Each load sets it: another file's
+    /// volume never carries over.
+    public var volume: Double
 
     /// Creates options.
-    public init(startPaused: Bool = false, start: Double? = nil, end: Double? = nil) {
+    public init(startPaused: Bool = false, start: Double? = nil, end: Double? = nil, volume: Double = 100) {
         self.startPaused = startPaused
         self.start = start
         self.end = end
+        self.volume = volume
     }
 }
 
