@@ -50,6 +50,7 @@ enum ServeApps {
                 throw error.failures.last?.notiplayError ?? NotiplayError(.badData, file: folder, "cannot be loaded")
             }
         }
-        return CenterService.App(definition: definition, registry: registry)
+        return CenterService.App(
+            definition: definition, registry: registry, soundsFolder: ArrivalSoundResolver.soundsFolder(besideAppFile: file))
     }
 }

@@ -85,24 +85,33 @@ struct ServeCommand: AsyncParsableCommand {
             throw ExitCode(CenterPlaces.status(of: error))
         }
         let engine = try output.audio.startEngine(untimed: output.untimed)
+        // Arrival sounds play on an engine of their own: a sound never unloads the card's media.
+        let soundEngine = try output.audio.startEngine(untimed: output.untimed)
+        let folders = Dictionary(apps.map { ($0.definition.name, $0.soundsFolder) }, uniquingKeysWith: { first, _ in first })
+        let resolver = ArrivalSoundResolver(
+            dataDirectories: ArrivalSoundResolver.dataDirectories(xdgDataDirs: processEnvironment["XDG_DATA_DIRS"]),
+            chimeFolder: CenterPlaces.storeFolder, soundsFolder: { folders[$0] ?? nil })
         let retention = (count: keepHistory, age: Duration.milliseconds(Int64(keepDays * 86_400_000)))
         let status = await Self.serve(
             store: store, apps: apps, engine: engine, headless: headless, keys: keys ?? KeyScript(), jsonl: events == .jsonl,
-            retention: retention, time: time, denied: Set(deny))
+            retention: retention, time: time, denied: Set(deny), sounds: (soundEngine, resolver))
         await engine.shutdown()
+        await soundEngine.shutdown()
         if status != 0 { throw ExitCode(status) }
     }
 
     @MainActor
     static func serve(
         store: CenterStore, apps: [CenterService.App], engine: MPVEngine, headless: Bool, keys: KeyScript, jsonl: Bool,
-        retention: (count: Int, age: Duration?), time: CenterTime, denied: Set<String>
+        retention: (count: Int, age: Duration?), time: CenterTime, denied: Set<String>,
+        sounds: (engine: MPVEngine, resolver: ArrivalSoundResolver)
     ) async -> Int32 {
         var configuration = PresentationSession.Configuration()
         configuration.environment = hostEnvironment()
         let service = CenterService(
             store: store, apps: apps, types: NotiplayCLI.types, engine: engine, configuration: configuration, time: time)
         service.deniedApps = denied
+        service.arrivalSounds = ArrivalSoundPlayer(engine: sounds.engine, resolver: sounds.resolver)
         service.retention = retention
         service.serviceConfiguration.environment = configuration.environment
         let print: @MainActor (EventLine) -> Void = { line in
@@ -169,22 +178,6 @@ struct ServeCommand: AsyncParsableCommand {
         case .unavailable(let message):
             Diagnostics.shared.report(message)
             return ExitStatus.unavailable
-        }
-    }
-
-    /// A center event as an event line.
-    static func line(_ event: CenterService.Event, at t: Double) -> EventLine {
-        switch event {
-        case .arrived(let identifier, let app, let queued):
-            EventLine("arrived", t: t, [("identifier", .string(identifier)), ("app", .string(app)), ("waiting", .integer(queued))])
-        case .removed(let identifiers):
-            EventLine("removed", t: t, [("identifiers", .string(identifiers.joined(separator: ",")))])
-        case .shown(let identifier):
-            EventLine("shown", t: t, [("identifier", identifier.map { .string($0) } ?? .null)])
-        case .fired(let identifier, let late):
-            EventLine("fired", t: t, [("identifier", .string(identifier)), ("late", .bool(late))])
-        case .focus(let on):
-            EventLine("focus", t: t, [("state", .string(on ? "on" : "off"))])
         }
     }
 }

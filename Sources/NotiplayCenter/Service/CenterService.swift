@@ -16,11 +16,14 @@ package final class CenterService {
         package var definition: AppDefinition
         /// The content and service extensions it ships.
         package var registry: ExtensionRegistry
+        /// Where its named arrival sounds are (a `Sounds` folder beside its app file), if anywhere.
+        package var soundsFolder: String?
 
         /// An app from its definition and registry.
-        package init(definition: AppDefinition, registry: ExtensionRegistry) {
+        package init(definition: AppDefinition, registry: ExtensionRegistry, soundsFolder: String? = nil) {
             self.definition = definition
             self.registry = registry
+            self.soundsFolder = soundsFolder
         }
     }
 
@@ -37,6 +40,8 @@ package final class CenterService {
         case fired(identifier: String, late: Bool)
         /// Focus was turned on or off.
         case focus(Bool)
+        /// What happened to an arrival sound.
+        case sound(SoundEvent)
     }
 
     /// The durable store.
@@ -49,6 +54,10 @@ package final class CenterService {
     var schedule = PendingSchedule()
     /// The wake-up for the next scheduled request, on the system's time.
     var timer: Task<Void, Never>?
+    /// The player of arrival sounds, on an engine of its own; `nil`: no arrival sounds.
+    package var arrivalSounds: ArrivalSoundPlayer? {
+        didSet { arrivalSounds?.onEvent = { [weak self] event in self?.onEvent?(.sound(event)) } }
+    }
     /// Apps refused the right to send notifications (`serve --deny`).
     package var deniedApps: Set<String> = []
     var apps: [String: App]
@@ -159,6 +168,7 @@ package final class CenterService {
     func admit(_ stored: StoredNotification) {
         let arrival = queue.arrive(identifier: stored.identifier, app: stored.app, thread: stored.threadIdentifier)
         onEvent?(.arrived(identifier: stored.identifier, app: stored.app, queued: queue.cards.count - 1))
+        playArrivalSound(stored)
         switch arrival {
         case .shown:
             showCurrent()
@@ -196,6 +206,8 @@ package final class CenterService {
 
     /// Closes the shown session and stops its media.
     package func close() async {
+        timer?.cancel()
+        await arrivalSounds?.close()
         shownSession?.close()
         shownSession = nil
         try? await engine.stop()
@@ -236,6 +248,7 @@ package final class CenterService {
 
     /// Presents the queue's shown card in a new session (closing the old one).
     private func showCurrent() {
+        if shownSession != nil { arrivalSounds?.mediaPlayingChanged(false) }
         shownSession?.close()
         shownSession = nil
         let stopping = Task { [engine] in _ = try? await engine.stop() }
@@ -264,6 +277,7 @@ package final class CenterService {
 
     private func observe(_ logged: LoggedEvent, card: CardQueue.Card) {
         onPresentationEvent?(logged)
+        followMedia(logged.event)
         let action: String
         var text: String?
         switch logged.event {

@@ -1,0 +1,56 @@
+import NotiplayCenter
+import NotiplayCore
+import NotiplayPlayback
+
+/// The center's events as event lines, for `serve --headless`.
+extension ServeCommand {
+    /// A center event as an event line.
+    static func line(_ event: CenterService.Event, at t: Double) -> EventLine {
+        switch event {
+        case .arrived(let identifier, let app, let queued):
+            EventLine("arrived", t: t, [("identifier", .string(identifier)), ("app", .string(app)), ("waiting", .integer(queued))])
+        case .removed(let identifiers):
+            EventLine("removed", t: t, [("identifiers", .string(identifiers.joined(separator: ",")))])
+        case .shown(let identifier):
+            EventLine("shown", t: t, [("identifier", identifier.map { .string($0) } ?? .null)])
+        case .fired(let identifier, let late):
+            EventLine("fired", t: t, [("identifier", .string(identifier)), ("late", .bool(late))])
+        case .focus(let on):
+            EventLine("focus", t: t, [("state", .string(on ? "on" : "off"))])
+        case .sound(let sound):
+            soundLine(sound, at: t)
+        }
+    }
+
+    /// An arrival sound's event as an event line: `sound identifier=… outcome=…`.
+    static func soundLine(_ event: SoundEvent, at t: Double) -> EventLine {
+        switch event {
+        case .played(let identifier, let sound, let path, let volume):
+            return EventLine("sound", t: t, [
+                ("identifier", .string(identifier)), ("outcome", .string("played")), ("name", .string(sound)),
+                ("path", .string(path)), ("volume", .number(volume)),
+            ])
+        case .queued(let identifier, let sound, let replaced):
+            return EventLine("sound", t: t, [
+                ("identifier", .string(identifier)), ("outcome", .string("queued")), ("name", .string(sound)),
+                ("replaced", replaced.map { .string($0) } ?? .null),
+            ])
+        case .silenced(let identifier, let reason):
+            return EventLine("sound", t: t, [
+                ("identifier", .string(identifier)), ("outcome", .string("silenced")), ("reason", .string("\(reason)")),
+            ])
+        case .ended(let identifier, let reason):
+            let why: String
+            switch reason {
+            case .endOfFile: why = "eof"
+            case .stopped: why = "stopped"
+            case .failed: why = "failed"
+            }
+            return EventLine("sound", t: t, [("identifier", .string(identifier)), ("outcome", .string("ended")), ("reason", .string(why))])
+        case .warning(let identifier, let message):
+            return EventLine("sound", t: t, [
+                ("identifier", .string(identifier)), ("outcome", .string("warning")), ("message", .string(message)),
+            ])
+        }
+    }
+}
