@@ -64,6 +64,7 @@ struct TestCommand: AsyncParsableCommand {
             }
         }
         var runner = ScriptRunner(types: NotiplayCLI.types, untimed: untimed)
+        runner.makeCenter = { setup in try CenterScriptHost(setup) }
         runner.environment = hostEnvironment()
         if let timeout { runner.timeLimit = timeout }
         if let jobs { runner.parallelism = jobs }

@@ -1,7 +1,7 @@
 import NotiplayCore
 import NotiplayViews
 import Notiplay
-import NotiplayPlayback
+package import NotiplayPlayback
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -94,6 +94,21 @@ public final class NotificationTestHost {
     private let registry: ExtensionRegistry
     private var cursor = 0
     private var closed = false
+    /// Whether the host made its engine and session (and closes them), or only looks at a
+    /// center's shown card.
+    private var owns = true
+
+    /// A host over the card a center shows: its steps act on `session`; closing it leaves the
+    /// session and `engine` to the center.
+    package init(showing session: PresentationSession, engine: MPVEngine, audio: TestAudio) {
+        self.session = session
+        self.engine = engine
+        self.audio = audio
+        log = session.log
+        types = ExtensionTypes()
+        registry = .empty
+        owns = false
+    }
 
     /// A host for the app described by the app file at `appFile` (or a plain app), with the
     /// extensions of `extensionsDirectory` (default: the app file's) implemented by `types`.
@@ -159,6 +174,7 @@ public final class NotificationTestHost {
     public func close() async {
         guard !closed else { return }
         closed = true
+        guard owns else { return }
         await session.settle()
         session.close()
         await engine.shutdown()

@@ -70,6 +70,8 @@ public struct ScriptRunner: Sendable {
     /// What the scripts' sessions take from the process: the variables of the programs they
     /// start, the media cache, the app command's output. Empty by default (no media cache).
     package var environment = HostEnvironment()
+    /// Makes the center of a script's `serve` step; `nil`: scripts that `serve` fail, saying so.
+    package var makeCenter: (@MainActor @Sendable (ScriptCenterSetup) throws -> any ScriptCenter)?
 
     /// A runner; by default timed, one minute a script, as many at once as there are cores.
     public init(

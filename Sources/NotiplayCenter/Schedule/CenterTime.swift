@@ -32,7 +32,7 @@ package final class CenterTime: Sendable {
     }
 
     /// Sets a virtual time to `date` (never backwards); the system's time cannot be set.
-    func move(to date: Date) {
+    package func move(to date: Date) {
         virtualNow?.withLock { now in now = max(now, date) }
     }
 }
