@@ -3,8 +3,8 @@
 /// The language (the catalogue's "The script language" article) is line-based: one step per
 /// line, `#` starts a comment outside strings, tokens are separated by spaces or tabs, and an argument with spaces is
 /// written in double quotes (`\"` and `\\` escape a quote and a backslash). Paths are relative
-/// to the script's folder. Durations are `250ms`, `1.5s` or a bare number of seconds, from 0 to
-/// 1 hour. Every error names the line and column of the token at fault.
+/// to the script's folder. Durations are `250ms`, `1.5s`, `15m`, `1h` or a bare number of
+/// seconds, from 0 to 1 hour. Every error names the line and column of the token at fault.
 ///
 /// ```
 /// app NagMe.app.json

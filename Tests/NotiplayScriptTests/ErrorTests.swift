@@ -90,7 +90,9 @@ struct ErrorTests {
         ("expect heard == 1s", 14, "expected >= or <=; found \"==\""),
         // Durations.
         ("wait soon", 6, "bad duration \"soon\"; write 250ms, 1.5s or a number of seconds"),
-        ("wait 1h", 6, "bad duration \"1h\"; write 250ms, 1.5s or a number of seconds"),
+        ("wait 1w", 6, "bad duration \"1w\"; write 250ms, 1.5s or a number of seconds"),
+        ("wait 2h", 6, "duration \"2h\" is longer than the limit of 1 hour"),
+        ("wait 61m", 6, "duration \"61m\" is longer than the limit of 1 hour"),
         ("wait 1e3", 6, "bad duration \"1e3\"; write 250ms, 1.5s or a number of seconds"),
         ("wait inf", 6, "bad duration \"inf\"; write 250ms, 1.5s or a number of seconds"),
         ("wait nan", 6, "bad duration \"nan\"; write 250ms, 1.5s or a number of seconds"),
@@ -99,7 +101,7 @@ struct ErrorTests {
         ("wait 3600001ms", 6, "duration \"3600001ms\" is longer than the limit of 1 hour"),
         ("wait 99999999999999999999999999s", 6, "duration \"99999999999999999999999999s\" is longer than the limit of 1 hour"),
         ("wait until action timeout -2", 27, "a duration cannot be negative; found \"-2\""),
-        ("wait until action timeout 2h", 27, "bad duration \"2h\"; write 250ms, 1.5s or a number of seconds"),
+        ("wait until action timeout 2d", 27, "duration \"2d\" is longer than the limit of 1 hour"),
         ("expect position >= 1.5.2", 20, "bad duration \"1.5.2\"; write 250ms, 1.5s or a number of seconds"),
         ("expect heard <= 7200", 17, "duration \"7200\" is longer than the limit of 1 hour"),
         // Counts.
