@@ -1,7 +1,7 @@
 internal import NotiplaySystem
 
-/// Reading the values of step arguments: durations, counts, sizes and paths. Every reader is
-/// total: it never traps, whatever the text.
+/// Reading the values of step arguments: durations, counts, sizes and paths (dates are read by
+/// ``ScriptDate``). Every reader is total: it never traps, whatever the text.
 enum ScriptValues {
     /// The longest duration a card step (`wait`, `seek`, `expect heard`…) may name.
     static let longestDuration = Duration.seconds(3600)

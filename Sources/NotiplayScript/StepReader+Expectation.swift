@@ -15,13 +15,22 @@ extension StepReader {
             var count: Int?
             if let token = peek(), token.isWord("count") {
                 index += 1
-                count = try self.count()
+                count = try self.count("N after count")
             }
             try finish()
             return .expectEvent(name: name, count: count)
         case "no":
+            usage = "expect no event NAME | expect no sound"
+            let token = try next("event or sound")
+            if token.isWord("sound") {
+                usage = "expect no sound"
+                try finish()
+                return .expectNoSound
+            }
+            guard token.isWord("event") else {
+                throw error(token.column, "expected event or sound; found \(ScriptText.quoted(token.text)); usage: \(usage)")
+            }
             usage = "expect no event NAME"
-            try keyword("event")
             let name = try event()
             try finish()
             return .expectNoEvent(name: name)
@@ -78,13 +87,16 @@ extension StepReader {
             let text = try nonEmpty("TEXT")
             try finish()
             return .expectError(text)
+        case "pending", "delivered", "not", "sound":
+            return try centerExpectation(what.text)
         default:
             throw error(what.column, "unknown expectation \(ScriptText.quoted(what.text)); \(known)")
         }
     }
 
-    mutating func count() throws(ScriptError) -> Int {
-        let token = try next("N after count")
+    /// The next token as a count; `what` names it when it is missing.
+    mutating func count(_ what: String) throws(ScriptError) -> Int {
+        let token = try next(what)
         switch ScriptValues.count(token.text) {
         case .value(let n):
             return n

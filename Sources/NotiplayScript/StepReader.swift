@@ -54,17 +54,18 @@ struct StepReader {
         try durationValue(try next(what))
     }
 
-    func durationValue(_ token: ScriptToken) throws(ScriptError) -> Duration {
-        switch ScriptValues.duration(token.text) {
+    /// `token` as a duration within `range`.
+    func durationValue(_ token: ScriptToken, range: DurationRange = .card) throws(ScriptError) -> Duration {
+        switch ScriptValues.duration(token.text, longest: range.longest) {
         case .value(let duration):
             return duration
         case .malformed:
-            throw error(
-                token.column, "bad duration \(ScriptText.quoted(token.text)); write 250ms, 1.5s or a number of seconds")
+            throw error(token.column, "bad duration \(ScriptText.quoted(token.text)); write \(range.examples)")
         case .negative:
             throw error(token.column, "a duration cannot be negative; found \(ScriptText.quoted(token.text))")
         case .tooLong:
-            throw error(token.column, "duration \(ScriptText.quoted(token.text)) is longer than the limit of 1 hour")
+            throw error(
+                token.column, "duration \(ScriptText.quoted(token.text)) is longer than the limit of \(range.longestText)")
         }
     }
 
@@ -168,6 +169,16 @@ struct StepReader {
             return .resize(columns: size.columns, rows: size.rows)
         case "expect":
             return try expectation()
+        case "serve":
+            return try serve()
+        case "send":
+            return try send()
+        case "advance":
+            return try advance()
+        case "restart":
+            return try restart()
+        case "focus":
+            return try focus()
         default:
             throw error(name.column, "unknown step \(ScriptText.quoted(name.text)); \(steps)")
         }
@@ -212,4 +223,21 @@ struct StepReader {
         }
         return (size.columns, size.rows)
     }
+}
+
+/// The durations a step may name: the longest, and how messages write them.
+struct DurationRange {
+    /// The longest duration allowed.
+    let longest: Duration
+    /// The limit as messages name it.
+    let longestText: String
+    /// How a bad duration's message says to write one.
+    let examples: String
+
+    /// The card steps' (`wait`, `seek`, `expect heard`…): up to an hour of real time.
+    static let card = DurationRange(
+        longest: ScriptValues.longestDuration, longestText: "1 hour", examples: "250ms, 1.5s or a number of seconds")
+    /// The center's (`advance`, `send … after`, `restart after`): up to 3650 days of virtual time.
+    static let center = DurationRange(
+        longest: .seconds(3650 * 86_400), longestText: "3650 days", examples: "30s, 15m, 2h, 7d or a number of seconds")
 }
