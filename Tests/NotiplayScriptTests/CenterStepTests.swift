@@ -118,6 +118,49 @@ struct CenterStepTests {
         #expect(quoted == .serve(start: ScriptDate(year: 2026, month: 3, day: 1, hour: 8, minute: 30)))
     }
 
+    /// The first code block after "### The notification center" in the ScriptLanguage article.
+    static func articleExample() throws -> String {
+        var folder = Substring(#filePath)
+        for _ in 0..<3 { folder = folder[..<(folder.lastIndex(of: "/") ?? folder.startIndex)] }
+        let article = String(folder) + "/Sources/NotiplayScript/NotiplayScript.docc/ScriptLanguage.md"
+        let text = try ScriptFile.decode(try ScriptFile.contents(of: article, cap: 1 << 20), path: article)
+        let section = try #require(text.firstRange(of: "### The notification center\n"))
+        let open = try #require(text[section.upperBound...].firstRange(of: "```\n"))
+        let close = try #require(text[open.upperBound...].firstRange(of: "```\n"))
+        return String(text[open.upperBound..<close.lowerBound])
+    }
+
+    @Test("The article's example script parses to these steps")
+    func example() throws {
+        let script = try ScriptParser.parse(try Self.articleExample(), path: "/samples/Reminder/center.playback")
+        let reminder = "/samples/Reminder/reminder.apns"
+        #expect(
+            script.steps.map(\.kind) == [
+                .app(path: "/samples/Reminder/Reminder.app.json"),
+                .serve(start: .defaultStart),
+                .send(payload: reminder, attachments: [], identifier: "water", trigger: .timeInterval(.seconds(30), repeats: false)),
+                .expectPending(count: 1),
+                .advance(.seconds(30)),
+                .expectPending(count: 0),
+                .expectDelivered(identifier: "water", late: false, count: nil),
+                .expectSound(name: "default", queued: false),
+                .expectScreen(contains: true, text: "Water the plants"),
+                .dismiss,
+                .focus(on: true),
+                .send(
+                    payload: reminder, attachments: [], identifier: "daily",
+                    trigger: .calendar(ScriptDate(year: 2026, month: 1, day: 6, hour: 8, minute: 0), repeating: .daily)),
+                .advance(.seconds(86_400)),
+                .expectDelivered(identifier: "daily", late: false, count: 1),
+                .expectNoSound,
+                .expectPending(count: 1),
+                .restart(after: .seconds(2 * 86_400)),
+                .expectDelivered(identifier: "daily", late: true, count: 1),
+                .expectNotDelivered(identifier: "weekly"),
+            ])
+        #expect(script.steps.first?.line == 3)
+    }
+
     @Test("Dates: weekdays as Calendar numbers them, days per month, the text form")
     func dates() {
         #expect(ScriptDate.defaultStart.weekday == 2)  // a Monday
