@@ -8,7 +8,8 @@ import Darwin
 #endif
 
 /// `notiplay validate` for `*.playback` files: the script must parse, and every file it names
-/// (the app file, the extensions folder, payloads and attachments) must be there.
+/// (the app file, the extensions folder, payloads and attachments of `deliver` and `send`) must
+/// be there.
 enum ScriptValidation {
     /// Whether `validate` judges `path` as a playback script (by its name).
     static func isScript(_ path: String) -> Bool {
@@ -47,7 +48,7 @@ enum ScriptValidation {
                 check(file, "app file")
             case .extensions(let directory):
                 check(directory, "extensions folder", folder: true)
-            case .deliver(let payload, let attachments):
+            case .deliver(let payload, let attachments), .send(let payload, let attachments, _, _):
                 check(payload, "payload")
                 for attachment in attachments { check(attachment, "attachment") }
             default:

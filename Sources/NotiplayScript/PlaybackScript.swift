@@ -84,6 +84,40 @@ public struct ScriptStep: Sendable, Equatable {
         case expectHeard(Comparison, Duration)
         /// `expect error "TEXT"`: an error event whose message contains the text.
         case expectError(String)
+
+        // The notification center's steps: only in a script with `serve`, after it.
+
+        /// `serve [at DATE]`: starts a headless notification center for the script, its virtual
+        /// clock at `start` (``ScriptDate/defaultStart`` when `at` is not written), with the apps
+        /// of the `app` and `extensions` steps before it.
+        case serve(start: ScriptDate)
+        /// `send PAYLOAD [attach FILE]... [id ID] [after DURATION [repeats] | at DATE [repeat UNIT]]`:
+        /// hands a notification request to the center; all paths absolute. `identifier` is nil
+        /// without `id` (the payload file's name without its extension is used), `trigger` nil
+        /// without `after` or `at` (delivered at once).
+        case send(payload: String, attachments: [String], identifier: String?, trigger: Trigger?)
+        /// `advance DURATION`: moves the virtual clock on (more than 0); what falls due fires in
+        /// date order.
+        case advance(Duration)
+        /// `restart [after DURATION]`: stops the center and starts it again on the same store; the
+        /// clock moves on by `after` (more than 0) while it is down.
+        case restart(after: Duration?)
+        /// `focus on` (`on` true) or `focus off`: turns Focus on or off in the center.
+        case focus(on: Bool)
+        /// `expect pending N`: the center has exactly `N` pending requests.
+        case expectPending(count: Int)
+        /// `expect delivered ID [late] [count N]`: a notification with this identifier was
+        /// delivered (with `late`: delivered late, after the center was down when it fell due),
+        /// exactly `count` times if given.
+        case expectDelivered(identifier: String, late: Bool, count: Int?)
+        /// `expect not delivered ID`: no notification with this identifier was delivered.
+        case expectNotDelivered(identifier: String)
+        /// `expect sound "NAME" [queued]`: an arrival sound with this name played (`default` for
+        /// the default sound); with `queued`, it waited for the card's media first.
+        case expectSound(name: String, queued: Bool)
+        /// `expect no sound`: no arrival sound played after the one the previous `expect sound`
+        /// matched (after the start of the script when none did).
+        case expectNoSound
     }
 
     /// What `press` activates or checks.

@@ -3,8 +3,10 @@
 /// The language (the catalogue's "The script language" article) is line-based: one step per
 /// line, `#` starts a comment outside strings, tokens are separated by spaces or tabs, and an argument with spaces is
 /// written in double quotes (`\"` and `\\` escape a quote and a backslash). Paths are relative
-/// to the script's folder. Durations are `250ms`, `1.5s` or a bare number of seconds, from 0 to
-/// 1 hour. Every error names the line and column of the token at fault.
+/// to the script's folder. Durations are `250ms`, `1.5s`, `15m`, `2h`, `7d` or a bare number of
+/// seconds: from 0 to 1 hour in card steps, more than 0 and up to 3650 days in the notification
+/// center's. Every error names the line and column of the token at fault, or both lines when two
+/// steps may not go together.
 ///
 /// ```
 /// app NagMe.app.json
@@ -25,13 +27,13 @@ public enum ScriptParser {
     /// The first word of every step.
     public static let stepNames: [String] = [
         "app", "extensions", "deliver", "press", "tap", "action", "default", "dismiss", "wait", "seek", "resize",
-        "expect",
+        "expect", "serve", "send", "advance", "restart", "focus",
     ]
 
     /// What may follow `expect`.
     public static let expectationNames: [String] = [
         "event", "no event", "button", "response", "forwarded", "dismissed", "actions", "extension", "screen",
-        "position", "heard", "error",
+        "position", "heard", "error", "pending", "delivered", "not delivered", "sound", "no sound",
     ]
 
     /// The largest script file ``parse(contentsOf:)`` reads: 1 MB (1,048,576 bytes).
@@ -43,24 +45,20 @@ public enum ScriptParser {
     ///   - text: The script. A byte-order mark at its start is skipped; lines end with `\n` or `\r\n`.
     ///   - path: The script's path as the user gave it; a relative one is taken from the current directory.
     /// - Returns: The steps, with every path made absolute.
-    /// - Throws: ``ScriptError`` at the first mistake, or at line 0 when nothing is delivered.
+    /// - Throws: ``ScriptError`` at the first mistake, or at line 0 when nothing is delivered or served.
     public static func parse(_ text: String, path: String) throws(ScriptError) -> PlaybackScript {
         let folder = ScriptPath.folder(of: path)
         var steps: [ScriptStep] = []
-        var delivers = false
+        var order = StepOrder(path: path)
         for line in ScriptLexer.lines(of: text) {
             let tokens = try ScriptLexer.tokens(of: line.scalars, number: line.number, path: path)
             guard let first = tokens.first else { continue }
             var reader = StepReader(tokens: tokens, line: line.number, path: path, folder: folder)
-            let kind = try reader.step()
-            if case .deliver = kind { delivers = true }
-            steps.append(ScriptStep(line: line.number, column: first.column, kind: kind))
+            let step = ScriptStep(line: line.number, column: first.column, kind: try reader.step())
+            try order.admit(step)
+            steps.append(step)
         }
-        guard delivers else {
-            throw ScriptError(
-                path: path, line: 0, column: 0,
-                message: "nothing is delivered: a script needs at least one `deliver PAYLOAD` step")
-        }
+        try order.finish()
         return PlaybackScript(path: path, steps: steps)
     }
 

@@ -1,9 +1,9 @@
 internal import NotiplaySystem
 
-/// Reading the values of step arguments: durations, counts, sizes and paths. Every reader is
-/// total: it never traps, whatever the text.
+/// Reading the values of step arguments: durations, counts, sizes and paths (dates are read by
+/// ``ScriptDate``). Every reader is total: it never traps, whatever the text.
 enum ScriptValues {
-    /// The longest duration a script may name.
+    /// The longest duration a card step (`wait`, `seek`, `expect heard`…) may name.
     static let longestDuration = Duration.seconds(3600)
 
     /// What became of a duration's text.
@@ -14,27 +14,25 @@ enum ScriptValues {
         case tooLong
     }
 
-    /// Reads `250ms`, `1.5s`, `2` (seconds) or `.5s` exactly (no binary rounding: `0.1s` is
-    /// 100 ms). Digits past the attosecond are ignored.
-    static func duration(_ text: String) -> DurationReading {
+    /// Reads `250ms`, `1.5s`, `2` (seconds), `.5s`, `15m`, `2h` or `7d` exactly (no binary
+    /// rounding: `0.1s` is 100 ms); anything longer than `longest` is ``DurationReading/tooLong``.
+    /// Digits past the attosecond are ignored.
+    static func duration(_ text: String, longest: Duration = longestDuration) -> DurationReading {
         var scalars = Array(text.unicodeScalars)
         if scalars.first == "-" {
             scalars.removeFirst()
             if scalars.first == "-" { return .malformed }
-            if case .malformed = duration(String(String.UnicodeScalarView(scalars))) { return .malformed }
+            if case .malformed = duration(String(String.UnicodeScalarView(scalars)), longest: longest) { return .malformed }
             return .negative
         }
-        // The unit: attoseconds per unit, and how many fraction digits reach the attosecond.
-        let perUnit: Int64
-        let fractionDigits: Int
+        // The unit: milliseconds, or a whole number of seconds.
+        var secondsPerUnit: Int64? = 1
         if scalars.count >= 2, scalars[scalars.count - 2] == "m", scalars[scalars.count - 1] == "s" {
             scalars.removeLast(2)
-            perUnit = 1_000_000_000_000_000
-            fractionDigits = 15
-        } else {
-            if scalars.last == "s" { scalars.removeLast() }
-            perUnit = 1_000_000_000_000_000_000
-            fractionDigits = 18
+            secondsPerUnit = nil
+        } else if let last = scalars.last, let seconds = unitSeconds[last] {
+            scalars.removeLast()
+            secondsPerUnit = seconds
         }
         var whole: [UInt8] = []
         var fraction: [UInt8] = []
@@ -51,17 +49,28 @@ enum ScriptValues {
         }
         guard !whole.isEmpty || !fraction.isEmpty else { return .malformed }
         while whole.first == 0 { whole.removeFirst() }
-        // 3 600 000 ms is the largest whole part allowed: more than 7 digits is too long in any unit.
-        guard whole.count <= 7 else { return .tooLong }
+        // Every limit is under 10^9 s, which 13 digits exceed in any unit; 12 cannot overflow.
+        guard whole.count <= 12 else { return .tooLong }
         let units = whole.reduce(Int64(0)) { $0 * 10 + Int64($1) }
-        var partial = Int64(0)
-        for k in 0..<fractionDigits { partial = partial * 10 + Int64(k < fraction.count ? fraction[k] : 0) }
-        // partial < 10^fractionDigits, so for milliseconds (units % 1000) * perUnit + partial < 10^18.
-        let unitsPerSecond = 1_000_000_000_000_000_000 / perUnit
-        let seconds = units / unitsPerSecond
-        let attoseconds = (units % unitsPerSecond) * perUnit + partial
-        let value = Duration(secondsComponent: seconds, attosecondsComponent: attoseconds)
-        return value > longestDuration ? .tooLong : .value(value)
+        let value: Duration
+        if let secondsPerUnit {
+            value = Duration(secondsComponent: units, attosecondsComponent: digits(fraction, 18)) * secondsPerUnit
+        } else {
+            // digits(fraction, 15) < 10^15, so (units % 1000) * 10^15 + it < 10^18.
+            let attoseconds = (units % 1000) * 1_000_000_000_000_000 + digits(fraction, 15)
+            value = Duration(secondsComponent: units / 1000, attosecondsComponent: attoseconds)
+        }
+        return value > longest ? .tooLong : .value(value)
+    }
+
+    /// The units after a number, but `ms`, in seconds.
+    private static let unitSeconds: [Unicode.Scalar: Int64] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
+
+    /// The first `count` of the `fraction` digits as a whole number (padded with zeros).
+    private static func digits(_ fraction: [UInt8], _ count: Int) -> Int64 {
+        var value = Int64(0)
+        for k in 0..<count { value = value * 10 + Int64(k < fraction.count ? fraction[k] : 0) }
+        return value
     }
 
     /// What became of a count's text.

@@ -206,6 +206,9 @@ final class ScriptExecution {
             if !messages.contains(where: { $0.contains(text) }) {
                 throw StepFailure("expected an error containing \"\(text)\"; errors: \(messages.isEmpty ? "none" : messages.joined(separator: " | "))", host)
             }
+        case .serve, .send, .advance, .restart, .focus, .expectPending, .expectDelivered, .expectNotDelivered,
+            .expectSound, .expectNoSound:
+            throw StepFailure("the center's steps are not run yet")
         }
     }
 

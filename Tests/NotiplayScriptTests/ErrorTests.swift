@@ -4,12 +4,15 @@ import Testing
 
 @Suite("Errors: the line and column of the token at fault, and a clear message")
 struct ErrorTests {
-    static let steps = "steps: app, extensions, deliver, press, tap, action, default, dismiss, wait, seek, resize, expect"
+    static let steps =
+        "steps: app, extensions, deliver, press, tap, action, default, dismiss, wait, seek, resize, expect, serve, send, advance, "
+        + "restart, focus"
     static let events =
         "known events: didReceive, mediaPlay, mediaPause, mediaPlayingStarted, mediaPlayingPaused, buttonState, "
         + "action, actions, response, forwarded, dismissed, playback, error, command, service, removed"
     static let expectations =
-        "expect takes: event, no event, button, response, forwarded, dismissed, actions, extension, screen, position, heard, error"
+        "expect takes: event, no event, button, response, forwarded, dismissed, actions, extension, screen, position, heard, error, "
+        + "pending, delivered, not delivered, sound, no sound"
 
     /// (the line after `deliver p.apns`, so on line 2; column; message)
     @Test(arguments: [
@@ -17,7 +20,7 @@ struct ErrorTests {
         ("play now", 1, "unknown step \"play\"; \(steps)"),
         ("  \"deliver\" x", 3, "a step starts with its name, not a string; \(steps)"),
         ("expect", 7, "missing what to expect; \(expectations)"),
-        ("expect   sound on", 10, "unknown expectation \"sound\"; \(expectations)"),
+        ("expect   noise on", 10, "unknown expectation \"noise\"; \(expectations)"),
         // Missing arguments: just past the last token.
         ("app", 4, "missing PATH; usage: app PATH"),
         ("extensions  ", 11, "missing DIR; usage: extensions DIR"),
@@ -34,7 +37,7 @@ struct ErrorTests {
         ("resize", 7, "missing COLSxROWS; usage: resize COLSxROWS"),
         ("expect event", 13, "missing EVENT; usage: expect event NAME [count N]"),
         ("expect event action count", 26, "missing N after count; usage: expect event NAME [count N]"),
-        ("expect no", 10, "missing event; usage: expect no event NAME"),
+        ("expect no", 10, "missing event or sound; usage: expect no event NAME | expect no sound"),
         ("expect no event", 16, "missing EVENT; usage: expect no event NAME"),
         ("expect button", 14, "missing none, play, pause or hidden; usage: expect button none|play|pause|hidden"),
         ("expect response", 16, "missing doNotDismiss, dismiss or dismissAndForwardAction; usage: expect response doNotDismiss|dismiss|dismissAndForwardAction"),
@@ -81,7 +84,7 @@ struct ErrorTests {
         ("press stop", 7, "expected media, play or pause; found \"stop\""),
         ("press \"play\"", 7, "expected media, play or pause; found \"play\""),
         ("tap screen", 5, "expected content; found \"screen\"; usage: tap content"),
-        ("expect no events action", 11, "expected event; found \"events\"; usage: expect no event NAME"),
+        ("expect no events action", 11, "expected event or sound; found \"events\"; usage: expect no event NAME | expect no sound"),
         ("expect button Play", 15, "expected none, play, pause or hidden; found \"Play\""),
         ("expect response close", 17, "expected doNotDismiss, dismiss or dismissAndForwardAction; found \"close\""),
         ("expect screen has \"x\"", 15, "expected contains or lacks; found \"has\""),
@@ -90,7 +93,9 @@ struct ErrorTests {
         ("expect heard == 1s", 14, "expected >= or <=; found \"==\""),
         // Durations.
         ("wait soon", 6, "bad duration \"soon\"; write 250ms, 1.5s or a number of seconds"),
-        ("wait 1h", 6, "bad duration \"1h\"; write 250ms, 1.5s or a number of seconds"),
+        ("wait 1w", 6, "bad duration \"1w\"; write 250ms, 1.5s or a number of seconds"),
+        ("wait 2h", 6, "duration \"2h\" is longer than the limit of 1 hour"),
+        ("wait 61m", 6, "duration \"61m\" is longer than the limit of 1 hour"),
         ("wait 1e3", 6, "bad duration \"1e3\"; write 250ms, 1.5s or a number of seconds"),
         ("wait inf", 6, "bad duration \"inf\"; write 250ms, 1.5s or a number of seconds"),
         ("wait nan", 6, "bad duration \"nan\"; write 250ms, 1.5s or a number of seconds"),
@@ -99,7 +104,7 @@ struct ErrorTests {
         ("wait 3600001ms", 6, "duration \"3600001ms\" is longer than the limit of 1 hour"),
         ("wait 99999999999999999999999999s", 6, "duration \"99999999999999999999999999s\" is longer than the limit of 1 hour"),
         ("wait until action timeout -2", 27, "a duration cannot be negative; found \"-2\""),
-        ("wait until action timeout 2h", 27, "bad duration \"2h\"; write 250ms, 1.5s or a number of seconds"),
+        ("wait until action timeout 2d", 27, "duration \"2d\" is longer than the limit of 1 hour"),
         ("expect position >= 1.5.2", 20, "bad duration \"1.5.2\"; write 250ms, 1.5s or a number of seconds"),
         ("expect heard <= 7200", 17, "duration \"7200\" is longer than the limit of 1 hour"),
         // Counts.
@@ -154,7 +159,7 @@ struct ErrorTests {
             parseError(text)
                 == ScriptError(
                     path: "/scripts/test.playback", line: 0, column: 0,
-                    message: "nothing is delivered: a script needs at least one `deliver PAYLOAD` step"))
+                    message: "nothing is delivered: a script needs at least one `deliver PAYLOAD` step, or `serve`"))
     }
 
     @Test("The first error wins, even after a good deliver")

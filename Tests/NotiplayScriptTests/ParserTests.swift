@@ -182,7 +182,16 @@ struct StepTests {
         #expect(ScriptValues.duration("3600.001") == .tooLong)
         #expect(ScriptValues.duration("99999999999999999999999") == .tooLong)
         #expect(ScriptValues.duration("-0.5s") == .negative)
-        for bad in ["", "s", "ms", ".", "1..2", "1.2.3", "1e3", "inf", "nan", "+1", "1h", "1 s", "--1", "1sms", "0x10", "١"] {
+        #expect(ScriptValues.duration("1h") == .value(.seconds(3600)))
+        #expect(ScriptValues.duration("60m") == .value(.seconds(3600)))
+        #expect(ScriptValues.duration(".5m") == .value(.seconds(30)))
+        #expect(ScriptValues.duration("0.1d", longest: .seconds(86_400)) == .value(.seconds(8640)))
+        #expect(ScriptValues.duration("7d", longest: .seconds(7 * 86_400)) == .value(.seconds(7 * 86_400)))
+        #expect(ScriptValues.duration("7.000000000000000001d", longest: .seconds(7 * 86_400)) == .tooLong)
+        #expect(ScriptValues.duration("1.5h", longest: .seconds(7200)) == .value(.seconds(5400)))
+        #expect(ScriptValues.duration("999999999999d", longest: .seconds(7200)) == .tooLong)
+        #expect(ScriptValues.duration("1000000000000ms", longest: .seconds(7200)) == .tooLong)
+        for bad in ["", "s", "ms", ".", "1..2", "1.2.3", "1e3", "inf", "nan", "+1", "1w", "1 s", "--1", "1sms", "0x10", "١", "1hs", "h", "1mm", "1dd", "1 d"] {
             #expect(ScriptValues.duration(bad) == .malformed, "\(bad)")
         }
         #expect(parseError("\(deliverLine)\nWait 1s")?.message.hasPrefix("unknown step \"Wait\"") == true)

@@ -16,7 +16,13 @@ func checkParse(_ text: String, sourceLocation: SourceLocation = #_sourceLocatio
             #expect(line != nil && step.column >= 1 && step.column <= (line?.scalars.count ?? 0), sourceLocation: sourceLocation)
             checkValues(step.kind, sourceLocation: sourceLocation)
         }
-        #expect(script.steps.contains { if case .deliver = $0.kind { true } else { false } }, sourceLocation: sourceLocation)
+        let deliversOrServes = script.steps.contains {
+            switch $0.kind {
+            case .deliver, .serve: true
+            default: false
+            }
+        }
+        #expect(deliversOrServes, sourceLocation: sourceLocation)
         return true
     } catch {
         if error.line == 0 {
@@ -40,6 +46,9 @@ func checkParse(_ text: String, sourceLocation: SourceLocation = #_sourceLocatio
 func checkValues(_ kind: ScriptStep.Kind, sourceLocation: SourceLocation) {
     let hour = Duration.seconds(3600)
     func duration(_ d: Duration) { #expect(d >= .zero && d <= hour, sourceLocation: sourceLocation) }
+    func centerDuration(_ d: Duration) {
+        #expect(d > .zero && d <= .seconds(3650 * 86_400), sourceLocation: sourceLocation)
+    }
     func path(_ p: String) { #expect(p.hasPrefix("/") && !p.contains("/./") && !p.contains("//"), sourceLocation: sourceLocation) }
     switch kind {
     case .app(let p): path(p)
@@ -61,9 +70,33 @@ func checkValues(_ kind: ScriptStep.Kind, sourceLocation: SourceLocation) {
         #expect(!text.isEmpty, sourceLocation: sourceLocation)
     case .expectActions(let ids):
         #expect(!ids.contains(""), sourceLocation: sourceLocation)
+    case .send(let p, let attachments, let id, let trigger):
+        path(p)
+        attachments.forEach(path)
+        #expect(id != "", sourceLocation: sourceLocation)
+        if case .timeInterval(let interval, let repeats) = trigger {
+            centerDuration(interval)
+            #expect(!repeats || interval >= .seconds(60), sourceLocation: sourceLocation)
+        }
+        if case .calendar(let date, _) = trigger { checkDate(date, sourceLocation: sourceLocation) }
+    case .serve(let start): checkDate(start, sourceLocation: sourceLocation)
+    case .advance(let d): centerDuration(d)
+    case .restart(let d): if let d { centerDuration(d) }
+    case .expectDelivered(let id, _, let count): #expect(!id.isEmpty && (count ?? 0) >= 0, sourceLocation: sourceLocation)
+    case .expectNotDelivered(let id), .expectSound(let id, _): #expect(!id.isEmpty, sourceLocation: sourceLocation)
+    case .expectPending(let count): #expect(count >= 0, sourceLocation: sourceLocation)
     default:
         break
     }
+}
+
+/// Checks that `date` is one the parser may make.
+func checkDate(_ date: ScriptDate, sourceLocation: SourceLocation) {
+    let valid =
+        (1970...9999).contains(date.year) && (1...12).contains(date.month)
+        && (1...ScriptDate.days(inMonth: date.month, of: date.year)).contains(date.day) && (0...23).contains(date.hour)
+        && (0...59).contains(date.minute) && (0...59).contains(date.second)
+    #expect(valid, "\(date)", sourceLocation: sourceLocation)
 }
 
 @Suite("Never traps: garbage, token soup and mutated scripts (seeded)")
@@ -95,6 +128,23 @@ struct RobustnessTests {
         """,
         "deliver a.apns\r\ntap content\r\ndefault\r\ndismiss\r\nwait 0\r\nexpect error \"x\"\r\nexpect screen lacks \"▶\"",
         "\u{FEFF}\tdeliver\t/abs/p.apns # c\n  press media\n  press pause\n  expect button hidden\n",
+        """
+        app NagMe.app.json
+        serve at 2026-03-01T08:30:15
+        send nagme.apns attach memo.m4a id nag after 90s repeats
+        send "other one.apns" at 2026-03-02T09:00 repeat weekly
+        send now.apns
+        expect pending 2
+        advance 1.5m
+        expect delivered nag count 1
+        expect sound "default" queued
+        restart after 2d
+        expect delivered nag late
+        expect not delivered other
+        focus on
+        expect no sound
+        press play
+        """,
     ]
 
     /// Pieces the soup is made of: keywords, values at and past their limits, and troublemakers.
@@ -104,6 +154,10 @@ struct RobustnessTests {
         ">=", "<=", "=", "media", "play", "pause", "none", "hidden", "doNotDismiss", "dismissAndForwardAction",
         "0", "1", "-1", "3600", "3600.0000001", "3601", "250ms", "1.5s", ".5", "5.", "1e9", "9999999999999999999999",
         "-0", "--1", "1..2", "s", "ms", "60x12", "10x3", "9x3", "500x200", "501x201", "x", "0x0", "99999999999999999999x1",
+        "serve", "send", "at", "after", "repeats", "repeat", "daily", "weekly", "id", "late", "queued", "pending",
+        "delivered", "not", "sound", "on", "off", "2026-01-05T09:00", "2026-02-29T09:00", "2028-02-29T23:59:59",
+        "9999-12-31T23:59", "1969-12-31T23:59", "2026-13-01T00:00", "2026-01-05T24:00", "60s", "59.999s", "7d", "3650d",
+        "3651d", "15m", "2h", "0s",
         "a,b", ",", "a,", ",,", "\"\"", "\"a b\"", "\"unterminated", "\"\\\"\"", "\"\\\\\"", "\"\\x\"", "\\", "#", "# c",
         "\"#\"", "..", ".", "/", "//", "./x", "\t", " ", "é", "漢字", "🔊", "\u{301}", "\u{202E}", "\u{FEFF}", "\u{7}",
         "\u{1B}[2J", "\r", "\u{0}", "\u{85}", "\u{10FFFF}",
