@@ -75,7 +75,7 @@ final class CenterScriptHost: ScriptCenter {
             files.append(IncomingAttachment(name: Path.lastComponent(path), kind: attachment.type, bytes: try SendCommand.readBytes(path)))
         }
         let incoming = IncomingNotification(
-            identifier: identifier ?? UUID().uuidString, app: AppDefinition.standard.name,
+            identifier: identifier ?? Self.name(of: payload), app: AppDefinition.standard.name,
             payload: String(decoding: bytes, as: UTF8.self),
             threadIdentifier: content.threadIdentifier.isEmpty ? nil : content.threadIdentifier,
             categoryIdentifier: content.categoryIdentifier.isEmpty ? nil : content.categoryIdentifier,
@@ -84,6 +84,13 @@ final class CenterScriptHost: ScriptCenter {
         // The script's app when it gave one (the first app file), else the built-in one.
         if let name = service.appNames.first(where: { $0 != AppDefinition.standard.name }) { app.app = name }
         return try service.receive(app).identifier
+    }
+
+    /// A file's name without its folder and extension, as `deliver` names a notification.
+    static func name(of path: String) -> String {
+        let file = Path.lastComponent(path)
+        guard let dot = file.lastIndex(of: "."), dot != file.startIndex else { return file }
+        return String(file[..<dot])
     }
 
     func advance(by seconds: Double) {
@@ -99,6 +106,11 @@ final class CenterScriptHost: ScriptCenter {
     }
 
     func setFocus(_ on: Bool) { service.setFocus(on) }
+
+    func settle() async {
+        await service.serviceStagesFinished()
+        await service.arrivalSounds?.settle()
+    }
 
     var pendingCount: Int { service.pendingCount }
 

@@ -34,6 +34,9 @@ package protocol ScriptCenter: AnyObject {
     var shownSession: PresentationSession? { get }
     /// The engine the cards play through.
     var engine: MPVEngine { get }
+    /// Waits until what was sent or fell due has been through its service extension and
+    /// queued, and its arrival sound has reached the engine.
+    func settle() async
     /// Stops the center and removes its store.
     func close() async
 }

@@ -15,9 +15,13 @@ final class ScriptExecution {
     let script: PlaybackScript
     let runner: ScriptRunner
     private(set) var finished = false
-    private var host: NotificationTestHost?
-    private var app: String?
-    private var extensions: String?
+    var host: NotificationTestHost?
+    var app: String?
+    var extensions: String?
+    /// The center a `serve` step started.
+    var center: (any ScriptCenter)?
+    /// How many of the center's sounds `expect sound` steps have passed.
+    var soundCursor = 0
     private var current: ScriptStep?
     private var capture: String?
     private var scratch: String?
@@ -57,6 +61,7 @@ final class ScriptExecution {
 
     func close() async {
         await host?.close()
+        await center?.close()
         if let scratch { try? FileManager.default.removeItem(atPath: scratch) }
     }
 
@@ -66,6 +71,7 @@ final class ScriptExecution {
 
     /// The host, made at the first step that needs one (after `app` and `extensions`).
     private func theHost() throws -> NotificationTestHost {
+        if center != nil { return try shownCard() }
         if let host { return host }
         let audio: TestAudio
         if measuresHeard {
@@ -208,12 +214,13 @@ final class ScriptExecution {
             }
         case .serve, .send, .advance, .restart, .focus, .expectPending, .expectDelivered, .expectNotDelivered,
             .expectSound, .expectNoSound:
-            throw StepFailure("the center's steps are not run yet")
+            try await performCenterStep(step.kind)
         }
     }
 
     /// The host once something was delivered.
     private func presented() throws -> NotificationTestHost {
+        if center != nil { return try shownCard() }
         guard let host, host.session.notification != nil else { throw StepFailure("nothing has been delivered yet") }
         return host
     }

@@ -119,6 +119,12 @@ package final class ArrivalSoundPlayer {
         }
     }
 
+    /// Waits until every sound decided so far reached the engine: one to play has been loaded
+    /// (``SoundEvent/played(identifier:sound:path:volume:)`` sent) or has failed.
+    package func settle() async {
+        await lastCommand?.value
+    }
+
     /// Forgets the waiting sound, stops the one playing, and stops listening to the engine.
     package func close() async {
         waiting = nil
