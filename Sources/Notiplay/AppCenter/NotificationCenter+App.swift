@@ -5,9 +5,9 @@ import NotiplayCore
 ///
 /// The completion-handler forms do their work, then call the handler, before they return: a
 /// program that ends right after them has had its request stored. The `async` forms wait on a
-/// thread of the client's. Inside a presentation, authorization, categories and adding fail
-/// with ``NotificationCenterError/insidePresentation(operation:)``; the lists are the
-/// presentation's.
+/// thread of the client's. Inside a presentation, authorization and adding fail with
+/// ``NotificationCenterError/insidePresentation(operation:)`` and categories are ignored; the
+/// lists are the presentation's.
 extension UNUserNotificationCenter {
     // MARK: Authorization
 
