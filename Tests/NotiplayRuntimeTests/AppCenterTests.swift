@@ -132,6 +132,29 @@ struct AppCenterTests {
         return listed
     }
 
+    @Test("Inside a presentation, the lists and removals are the presentation's; authorizing and adding are refused at once")
+    func insidePresentation() {
+        let log = EventLog()
+        let store = NotificationStore(log: log)
+        store.deliver(UNNotification(request: Self.seedRequest(), date: Date()))
+        var answers: [String] = []
+        PresentationScope(lease: EngineLease(router: nil), notifications: store).bind {
+            let center = UNUserNotificationCenter.current()
+            #expect(center.server == nil)
+            #expect(center.deliveredNotifications().map(\.request.identifier) == ["extensionNotification"])
+            center.requestAuthorization(options: [.alert]) { granted, error in answers.append("\(granted) \(error.map { "\($0)" } ?? "")") }
+            center.setNotificationCategories([UNNotificationCategory(identifier: "category", actions: [])])
+            center.add(Self.seedRequest()) { error in answers.append(error.map { "\($0)" } ?? "added") }
+            center.removeAllDeliveredNotifications()
+        }
+        #expect(answers == [
+            "false requestAuthorization is for an app's program; an extension presenting a notification cannot do it",
+            "add is for an app's program; an extension presenting a notification cannot do it",
+        ])
+        #expect(store.delivered.isEmpty)
+        #expect(log.events.contains { if case .removed(.delivered, ["extensionNotification"]) = $0.event { true } else { false } })
+    }
+
     @Test("Outside a presentation, current() speaks for $NOTIPLAY_APP or the program, at the session's socket")
     func current() {
         let center = UNUserNotificationCenter.current()
