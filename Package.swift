@@ -11,15 +11,17 @@ import PackageDescription
 //     |          ^               colours, the frame renderer: pure values and functions, no libc
 //   NotiplayPlayback  the libmpv engine behind `PlaybackEngine` (the only importer of CMPV)
 //     ^          |
-//   Notiplay          the extension API and its runtime (what an extension author imports); it
-//     ^    ^         uses Core, Views and the playback protocol, never the terminal
+//   Notiplay          the extension API and its runtime (what an extension author imports), and
+//     ^    ^         an app's UNUserNotificationCenter; it uses Core, Views, the playback protocol
+//     |    |         and the center's client (NotiplayCenterClient), never the terminal
 //     |    NotiplaySamples  the seed articles' extensions, ported to that API
 //   NotiplayTerminal  the terminal guard, signals, events, size, keys (one key table), and the
 //     |               card drivers: the terminal, plain text, headless
 //     |  NotiplayTesting  the test host an author drives from Swift Testing, and the script runner
 //     |  NotiplayScript   the `.playback` script language: parser and AST (uses Core only)
 //   NotiplayCommandLine  the whole command line as a library: the only module that knows argv,
-//     ^                  exit statuses, environment variables and descriptor 2
+//     ^                  exit statuses, environment variables and descriptor 2 (but for an app's
+//     |                  UNUserNotificationCenter, which reads its socket and app name from them)
 //   notiplay          the executable: the command line with the samples registered (only it
 //                     registers them)
 
@@ -96,7 +98,7 @@ let package = Package(
         .target(
             name: "Notiplay",
             dependencies: [
-                "NotiplayCore", "NotiplayPlayback", "NotiplayViews", "NotiplaySystem",
+                "NotiplayCenterClient", "NotiplayCore", "NotiplayPlayback", "NotiplayViews", "NotiplaySystem",
                 .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
@@ -133,6 +135,11 @@ let package = Package(
             dependencies: ["Notiplay", "NotiplayCore", "NotiplayPlayback", "NotiplayViews"],
             path: "Benchmarks/NotiplayBenchmarks"
         ),
+        // Seed 002's app code as a program of its own, `import Notiplay` for
+        // `import UserNotifications`: named so that it speaks for the app "Custom Number".
+        .executableTarget(name: "custom-number", dependencies: ["Notiplay"], path: "Examples/CustomNumberApp"),
+        // A program that adds one request and says how it went, for the end-to-end tests.
+        .executableTarget(name: "notiplay-app-probe", dependencies: ["Notiplay"], path: "Tests/AppProbe"),
         .target(
             name: "NotiplayTestSupport",
             dependencies: ["NotiplayCore", .product(name: "Subprocess", package: "swift-subprocess")],
@@ -154,7 +161,10 @@ let package = Package(
             name: "NotiplayPlaybackTests",
             dependencies: ["NotiplayPlayback", "NotiplayCore", "NotiplayTestSupport"]
         ),
-        .testTarget(name: "NotiplayRuntimeTests", dependencies: ["Notiplay", "NotiplayCore", "NotiplayPlayback", "NotiplayTestSupport"]),
+        .testTarget(
+            name: "NotiplayRuntimeTests",
+            dependencies: ["Notiplay", "NotiplayCenterClient", "NotiplayCore", "NotiplayPlayback", "NotiplayTestSupport"]
+        ),
         .testTarget(
             name: "NotiplayTestingTests",
             dependencies: ["NotiplayTesting", "NotiplayScript", "Notiplay", "NotiplayCore", "NotiplayTestSupport"]

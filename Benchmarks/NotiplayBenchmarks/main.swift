@@ -1,5 +1,6 @@
 // Engine benchmarks: numbers, not pass/fail tests. Run with
 //   swift run -c release NotiplayBenchmarks [--files N] [--payload-only | --render-only | --paced-cpu]
+//   NOTIPLAY_APP=notiplay swift run -c release NotiplayBenchmarks --center-add [--adds N]   (with `notiplay serve` running)
 // Reports: 100 files played back to back by one engine (untimed null output),
 // load-to-started latency on a warm engine (real-time null output), JSON parsing of a
 // 4 KB APNs payload (parse alone, and the whole decode), and the frame renderer (render+diff of
@@ -35,6 +36,14 @@ func ms(_ d: Duration) -> Double {
 func format(_ v: Double) -> String {
     let r = (v * 10).rounded() / 10
     return String(r)
+}
+
+// An app's add to a running server (`NOTIPLAY_APP` names an app it knows; CenterAddBenchmark.swift).
+if arguments.contains("--center-add") {
+    for line in await centerAddBenchmark(count: arguments.firstIndex(of: "--adds").flatMap { Int(arguments[$0 + 1]) } ?? 200) {
+        print(line)
+    }
+    exit(0)
 }
 
 // The renderer alone needs neither libmpv nor the sample media.

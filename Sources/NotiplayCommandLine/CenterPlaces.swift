@@ -2,7 +2,7 @@ import ArgumentParser
 import NotiplayCenter
 import NotiplayCore
 import NotiplayCenterClient
-@preconcurrency import Glibc
+import NotiplaySystem
 
 /// Where the notification center keeps its store and its socket, from the environment.
 enum CenterPlaces {
@@ -15,10 +15,7 @@ enum CenterPlaces {
 
     /// `$XDG_RUNTIME_DIR/notiplay/center.sock`, else `/tmp/notiplay-UID/center.sock`.
     static var socketPath: String {
-        if let runtime = processEnvironment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
-            return runtime + "/notiplay/center.sock"
-        }
-        return "/tmp/notiplay-\(getuid())/center.sock"
+        CenterAddress.socketPath(environment: processEnvironment, userID: Posix.userID)
     }
 
     /// The exit status for a failure the server answered with.

@@ -1,26 +1,14 @@
 import Notiplay
+import NotiplaySystem
 import SystemPackage
 
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#endif
+// The process's environment is the command line's to read (and, in an app's program, its
+// `UNUserNotificationCenter`'s): the libraries get what they need from it as configuration
+// (`HostEnvironment`, the samples' `Samples.Configuration`).
 
-// The process's environment is the command line's to read: the libraries get what they need
-// from it as configuration (`HostEnvironment`, the samples' `Samples.Configuration`).
-
-/// The process environment as a dictionary.
-var processEnvironment: [String: String] {
-    var result: [String: String] = [:]
-    var index = 0
-    while let entry = environ[index] {
-        let text = String(cString: entry)
-        if let equals = text.firstIndex(of: "=") {
-            result[String(text[..<equals])] = String(text[text.index(after: equals)...])
-        }
-        index += 1
-    }
-    return result
-}
+/// The process environment as a dictionary (read by `Posix.environment`, the one reader of
+/// `environ`).
+var processEnvironment: [String: String] { Posix.environment }
 
 /// What the runtime gets from this process: its environment variables for the programs it
 /// starts, the media cache (`$NOTIPLAY_CACHE_DIR`, else `$XDG_CACHE_HOME/notiplay/media`, else

@@ -186,7 +186,7 @@ struct EngineLeaseTests {
         #expect(errors.list.count == 2)
         #expect(errors.list.allSatisfy { $0.hasPrefix("no presentation is running") })
         #expect(engine.loads == 0)
-        #expect(UNUserNotificationCenter.current().deliveredNotifications().isEmpty, "nor does it reach the app's notifications")
+        #expect(await UNUserNotificationCenter.current().deliveredNotifications().isEmpty, "nor does it reach the app's notifications")
     }
 
     @Test("A player made in a Task the extension started in didReceive plays through the card")

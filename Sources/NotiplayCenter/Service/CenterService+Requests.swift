@@ -1,23 +1,6 @@
 internal import FoundationEssentials
 import NotiplayCore
-public import NotiplayCenterClient
-
-extension CenterFailure.Code {
-    /// The notification names an app the server does not present for.
-    public static let unknownApp = CenterFailure.Code(rawValue: "unknown-app")
-    /// The store could not create or write its files (the client exits 73).
-    public static let storeCannotCreate = CenterFailure.Code(rawValue: "store-cannot-create")
-    /// The store could not read or write: a full disk, an I/O error (the client exits 74).
-    public static let storeIOError = CenterFailure.Code(rawValue: "store-io-error")
-    /// The trigger is refused (Apple's messages), or never fires (a date in the past).
-    public static let invalidTrigger = CenterFailure.Code(rawValue: "invalid-trigger")
-    /// The app may not send notifications (`serve --deny`).
-    public static let notAllowed = CenterFailure.Code(rawValue: "not-allowed")
-    /// A virtual clock's operation on the system's clock.
-    public static let notVirtual = CenterFailure.Code(rawValue: "not-virtual")
-    /// Categories that are not an app file's `categories`.
-    public static let invalidCategories = CenterFailure.Code(rawValue: "invalid-categories")
-}
+package import NotiplayCenterClient
 
 extension CenterService {
     /// Answers a client's request: `send` is stored durably before its reply, `list`, `remove`

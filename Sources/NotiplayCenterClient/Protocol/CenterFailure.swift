@@ -56,5 +56,19 @@ public struct CenterFailure: Error, Codable, Sendable, Equatable, CustomStringCo
         public static let invalidPayload = Code(rawValue: "invalid-payload")
         /// The server failed in a way that is not the request's fault.
         public static let `internal` = Code(rawValue: "internal")
+        /// The notification names an app the server does not present for.
+        public static let unknownApp = Code(rawValue: "unknown-app")
+        /// The store could not create or write its files (the client exits 73).
+        public static let storeCannotCreate = Code(rawValue: "store-cannot-create")
+        /// The store could not read or write: a full disk, an I/O error (the client exits 74).
+        public static let storeIOError = Code(rawValue: "store-io-error")
+        /// The trigger is refused (Apple's messages), or never fires (a date in the past).
+        public static let invalidTrigger = Code(rawValue: "invalid-trigger")
+        /// The app may not send notifications (`serve --deny`).
+        public static let notAllowed = Code(rawValue: "not-allowed")
+        /// A virtual clock's operation on the system's clock.
+        public static let notVirtual = Code(rawValue: "not-virtual")
+        /// Categories that are not an app file's `categories`.
+        public static let invalidCategories = Code(rawValue: "invalid-categories")
     }
 }
