@@ -17,6 +17,8 @@ let package = Package(
             name: "nagme",
             dependencies: ["NagMe", .product(name: "NotiplayCommandLine", package: "notiplay")]
         ),
+        // The app side: schedules the reminder with the center, as the iOS app does.
+        .executableTarget(name: "nagme-app", dependencies: [.product(name: "Notiplay", package: "notiplay")]),
         .testTarget(
             name: "NagMeTests",
             dependencies: [
