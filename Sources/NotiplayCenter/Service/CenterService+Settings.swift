@@ -20,7 +20,7 @@ extension CenterService {
     }
 
     private static func loose(_ name: String) -> String {
-        String(name.lowercased().unicodeScalars.filter { $0.properties.isAlphabetic || $0.properties.numericType != nil })
+        CenterAddress.appKey(name)
     }
 
     /// The store's key for Focus.
