@@ -53,7 +53,7 @@ import NotiplayCenterClient
                 checked.replies += 1
             }
         }
-        #expect(checked.requests == 9 && checked.replies == 10 && checked.events == 1, "\(checked)")
+        #expect(checked.requests == 11 && checked.replies == 12 && checked.events == 1, "\(checked)")
     }
 
     /// `body` is a reply: to `request` if there is one (a failure being exactly the server's
