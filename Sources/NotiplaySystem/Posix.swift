@@ -30,7 +30,7 @@ package enum Posix {
 
     /// Runs `body` (a C call returning -1 on failure) until it is not interrupted.
     @discardableResult
-    static func call<Result: BinaryInteger>(
+    package static func call<Result: BinaryInteger>(
         _ name: String, retryingInterrupts: Bool = true, _ body: () -> Result
     ) throws(SystemCallError) -> Result {
         while true {

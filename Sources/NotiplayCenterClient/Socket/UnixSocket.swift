@@ -14,19 +14,19 @@ package enum UnixSocket {
     /// A new Unix stream socket, close-on-exec, non-blocking if asked.
     package static func stream(nonBlocking: Bool) throws(SystemCallError) -> FileDescriptor {
         let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | (nonBlocking ? Int32(SOCK_NONBLOCK.rawValue) : 0)
-        return FileDescriptor(rawValue: try call("socket") { socket(AF_UNIX, type, 0) })
+        return FileDescriptor(rawValue: try Posix.call("socket") { socket(AF_UNIX, type, 0) })
     }
 
     /// `bind(2)` to `path` (at most ``maximumPathLength`` bytes: check first).
     package static func bind(_ socket: FileDescriptor, to path: String) throws(SystemCallError) {
         try withAddress(path, for: "bind") { address, length throws(SystemCallError) in
-            try call("bind") { Glibc.bind(socket.rawValue, address, length) }
+            try Posix.call("bind") { Glibc.bind(socket.rawValue, address, length) }
         }
     }
 
     /// `listen(2)` with the system's largest backlog.
     package static func listen(_ socket: FileDescriptor) throws(SystemCallError) {
-        try call("listen") { Glibc.listen(socket.rawValue, SOMAXCONN) }
+        try Posix.call("listen") { Glibc.listen(socket.rawValue, SOMAXCONN) }
     }
 
     /// `accept(2)`: a connection, made non-blocking and close-on-exec, or `nil` when none
@@ -53,7 +53,7 @@ package enum UnixSocket {
     package static func connect(_ socket: FileDescriptor, to path: String) throws(SystemCallError) {
         try withAddress(path, for: "connect") { address, length throws(SystemCallError) in
             // Not retried on EINTR: a Unix-socket connect either completed or did not start.
-            try call("connect", retryingInterrupts: false) { Glibc.connect(socket.rawValue, address, length) }
+            try Posix.call("connect", retryingInterrupts: false) { Glibc.connect(socket.rawValue, address, length) }
         }
     }
 
@@ -62,7 +62,7 @@ package enum UnixSocket {
         // `struct ucred` (pid_t, uid_t, gid_t); Glibc's Swift module does not export it.
         var credentials: (pid: Int32, uid: UInt32, gid: UInt32) = (0, 0, 0)
         var length = socklen_t(MemoryLayout.size(ofValue: credentials))
-        try call("getsockopt") { getsockopt(socket.rawValue, SOL_SOCKET, SO_PEERCRED, &credentials, &length) }
+        try Posix.call("getsockopt") { getsockopt(socket.rawValue, SOL_SOCKET, SO_PEERCRED, &credentials, &length) }
         return PeerCredentials(pid: credentials.pid, uid: credentials.uid, gid: credentials.gid)
     }
 
@@ -94,8 +94,8 @@ package enum UnixSocket {
 
     /// Makes a descriptor non-blocking (`O_NONBLOCK`).
     package static func setNonBlocking(_ file: FileDescriptor) throws(SystemCallError) {
-        let flags = try call("fcntl") { fcntl(file.rawValue, F_GETFL) }
-        try call("fcntl") { fcntl(file.rawValue, F_SETFL, flags | O_NONBLOCK) }
+        let flags = try Posix.call("fcntl") { fcntl(file.rawValue, F_GETFL) }
+        try Posix.call("fcntl") { fcntl(file.rawValue, F_SETFL, flags | O_NONBLOCK) }
     }
 
     /// Bounds how long a blocking send, or connect, waits (`SO_SNDTIMEO`).
@@ -103,7 +103,7 @@ package enum UnixSocket {
         let (seconds, attoseconds) = timeout.components
         var value = timeval(tv_sec: Int(max(seconds, 0)), tv_usec: Int(max(attoseconds, 0) / 1_000_000_000_000))
         if value.tv_sec == 0 && value.tv_usec == 0 { value.tv_usec = 1 }  // 0 would mean "forever"
-        try call("setsockopt") {
+        try Posix.call("setsockopt") {
             setsockopt(socket.rawValue, SOL_SOCKET, SO_SNDTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
         }
     }
@@ -115,7 +115,7 @@ package enum UnixSocket {
 
     /// `chmod(2)`.
     package static func setPermissions(_ path: String, _ permissions: FilePermissions) throws(SystemCallError) {
-        try call("chmod") { chmod(path, permissions.rawValue) }
+        try Posix.call("chmod") { chmod(path, permissions.rawValue) }
     }
 
     /// `geteuid(2)`.
@@ -201,20 +201,6 @@ package enum UnixSocket {
             try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address throws(SystemCallError) in
                 try body(address, length)
             }
-        }
-    }
-
-    /// Runs `body` (a C call returning -1 on failure), again while it is interrupted.
-    @discardableResult
-    private static func call(
-        _ name: String, retryingInterrupts: Bool = true, _ body: () -> Int32
-    ) throws(SystemCallError) -> Int32 {
-        while true {
-            let result = body()
-            if result != -1 { return result }
-            let code = errno
-            if retryingInterrupts && code == EINTR { continue }
-            throw SystemCallError(name, Errno(rawValue: code))
         }
     }
 }
