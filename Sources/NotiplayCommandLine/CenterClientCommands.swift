@@ -227,7 +227,9 @@ struct HistoryCommand: ParsableCommand {
                 let lines = try store.history(limit: limit).map { stored in
                     let alert = (try? PayloadDecoder(sizeLimit: nil).decode(Array(stored.payload.utf8)))?.content
                     let title = alert.map { $0.title.isEmpty ? $0.body : $0.title } ?? ""
-                    return [stored.identifier, stored.state.rawValue, stored.app, title]
+                    // A notification missed while the server was down says so.
+                    let state = stored.isLate ? stored.state.rawValue + " (late)" : stored.state.rawValue
+                    return [stored.identifier, state, stored.app, title]
                         .map { TerminalText.clean($0) }.joined(separator: "  ") + "\n"
                 }
                 _ = try FileDescriptor.standardOutput.writeAll(lines.joined().utf8)

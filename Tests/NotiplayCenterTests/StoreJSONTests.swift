@@ -38,7 +38,7 @@ struct StoreJSONTests {
             endedAt: Date(timeIntervalSince1970: -1e15), replacedBy: 1)
         let text = notification.jsonText
         #expect(text.hasPrefix(#"{"sequence":9223372036854775807,"identifier":"ctl\u0001\u007f\u0085\u2028é😀","app":"back\\slash","state":"removed","sender":"line\nbreak","#))
-        #expect(text.contains(#""arrivedAt":"1969-12-31T23:59:59.500Z","deliveredAt":"9999-12-31T23:59:59.999Z","endedAt":"0000-01-01T00:00:00.000Z","replacedBy":1,"#))
+        #expect(text.contains(#""arrivedAt":"1969-12-31T23:59:59.500Z","deliveredAt":"9999-12-31T23:59:59.999Z","endedAt":"0000-01-01T00:00:00.000Z","nextDate":null,"dueAt":null,"replacedBy":1,"#))
         let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
         #expect(object?["identifier"] as? String == notification.identifier)
         #expect(object?["sender"] as? String == "line\nbreak")

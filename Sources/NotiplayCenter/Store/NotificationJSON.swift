@@ -9,7 +9,9 @@ import Foundation
 /// (``CenterStore/writeHistoryJSON(limit:chunkSize:to:)``).
 ///
 /// Keys, in order: `sequence`, `identifier`, `app`, `state`, `sender`, `threadIdentifier`,
-/// `categoryIdentifier`, `arrivedAt`, `deliveredAt`, `endedAt` (UTC, ISO 8601 with
+/// `categoryIdentifier`, `arrivedAt`, `deliveredAt`, `endedAt`, `nextDate` (a pending request's
+/// next date), `dueAt` (when a scheduled one was due: later than `deliveredAt` by more than a
+/// second when it was delivered late, missed while the server was down) (UTC, ISO 8601 with
 /// milliseconds), `replacedBy`, `attachments` (objects with `name`, `kind`, `sha256`,
 /// `byteCount`), `payload`, `trigger` and `response` (the JSON the store was given, as given).
 /// Absent values are `null`.
@@ -27,7 +29,7 @@ enum NotificationJSON {
 
     /// The dates, numbered as the columns of ``StoredNotification/columns``.
     enum Moment: Int32 {
-        case arrived = 9, delivered = 10, ended = 11
+        case arrived = 9, delivered = 10, ended = 11, next = 14, due = 15
     }
 
     /// Where the fields of one notification are read from.
@@ -46,9 +48,9 @@ enum NotificationJSON {
         func jsonAttachments() throws -> [StoredAttachment]
     }
 
-    /// More room than the object's fixed parts (keys, numbers, dates, `null`s: about 340 bytes)
-    /// take from one reservation to the next: each text is read once, and room is made for it
-    /// and this much more as it is read.
+    /// More room than the object's fixed parts (keys, numbers, dates, `null`s: under 300 bytes
+    /// between two texts) take from one reservation to the next: each text is read once, and room
+    /// is made for it and this much more as it is read.
     private static let slack = 400
 
     /// Writes the object for `source` to `out`.
@@ -80,6 +82,10 @@ enum NotificationJSON {
         out.date(try source.jsonDate(.delivered))
         out.raw(#","endedAt":"#)
         out.date(try source.jsonDate(.ended))
+        out.raw(#","nextDate":"#)
+        out.date(try source.jsonDate(.next))
+        out.raw(#","dueAt":"#)
+        out.date(try source.jsonDate(.due))
         out.raw(#","replacedBy":"#)
         if let replacedBy = try source.jsonReplacedBy() { out.integer(replacedBy) } else { out.raw("null") }
         out.raw(#","attachments":["#)

@@ -65,6 +65,8 @@ extension StoredNotification: NotificationJSON.Source {
         case .arrived: arrivedAt
         case .delivered: deliveredAt
         case .ended: endedAt
+        case .next: nextDate
+        case .due: dueAt
         }
     }
 
