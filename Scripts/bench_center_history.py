@@ -22,7 +22,8 @@ from bench_center_process import MEMO_PAYLOAD, CouldNotRun, Timed, places, store
 HISTORY_COUNT = 100_000
 SCHEMA = {
     "notification": ["sequence", "identifier", "app", "payload", "threadIdentifier", "categoryIdentifier",
-                     "triggerJSON", "sender", "state", "arrivedAt", "deliveredAt", "endedAt", "response", "replacedBy"],
+                     "triggerJSON", "sender", "state", "arrivedAt", "deliveredAt", "endedAt", "response", "replacedBy",
+                     "nextDate", "dueAt"],
     "attachment": ["notification", "position", "name", "kind", "sha256", "byteCount"],
 }
 
