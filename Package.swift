@@ -19,6 +19,8 @@ import PackageDescription
 //     |               card drivers: the terminal, plain text, headless
 //     |  NotiplayTesting  the test host an author drives from Swift Testing, and the script runner
 //     |  NotiplayScript   the `.playback` script language: parser and AST (uses Core only)
+//     |  NotiplayFreedesktop  the Desktop Notifications spec's `Notify` mapped to the center's
+//     |                   model: markup, actions, hints, ids, close reasons (uses Core only; no D-Bus)
 //   NotiplayCommandLine  the whole command line as a library: the only module that knows argv,
 //     ^                  exit statuses, environment variables and descriptor 2 (but for an app's
 //     |                  UNUserNotificationCenter, which reads its socket and app name from them)
@@ -39,6 +41,7 @@ let package = Package(
         .library(name: "NotiplaySamples", targets: ["NotiplaySamples"]),
         .library(name: "NotiplayCommandLine", targets: ["NotiplayCommandLine"]),
         .library(name: "NotiplayTesting", targets: ["NotiplayTesting"]),
+        .library(name: "NotiplayFreedesktop", targets: ["NotiplayFreedesktop"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -72,6 +75,9 @@ let package = Package(
             ]
         ),
         .target(name: "NotiplayViews", dependencies: ["NotiplayCore"]),
+        // The Desktop Notifications spec's `Notify` mapped to the center's model: pure values
+        // and functions (no D-Bus), for `serve --freedesktop`.
+        .target(name: "NotiplayFreedesktop", dependencies: ["NotiplayCore", "NotiplaySystem"]),
         .target(
             name: "NotiplayCenterClient",
             dependencies: ["NotiplayCore", "NotiplaySystem", .product(name: "SystemPackage", package: "swift-system")]
@@ -179,6 +185,10 @@ let package = Package(
         .testTarget(
             name: "NotiplaySamplesTests",
             dependencies: ["NotiplaySamples", "Notiplay", "NotiplayCore", "NotiplayViews", "NotiplayPlayback", "NotiplayTestSupport"]
+        ),
+        .testTarget(
+            name: "NotiplayFreedesktopTests",
+            dependencies: ["NotiplayFreedesktop", "NotiplayCore", "NotiplayTestSupport"]
         ),
         .testTarget(name: "EndToEndTests", dependencies: ["NotiplayCore", "NotiplayTestSupport"]),
     ],
