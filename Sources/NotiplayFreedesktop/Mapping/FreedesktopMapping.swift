@@ -1,0 +1,163 @@
+public import NotiplayCore
+
+/// Turns one `Notify` call into what the notification center stores and shows.
+///
+/// ``map(_:id:)`` does it all; it is ``content(for:id:)`` (pure: no files, no environment),
+/// then ``FreedesktopSoundResolver`` (which looks at the sound files), then
+/// ``FreedesktopContent/completed(with:)`` (pure). See the article *Mapping* for the table of
+/// every argument and hint.
+public struct FreedesktopMapping: Sendable {
+    /// What the server decides for every notification.
+    public struct Options: Sendable, Hashable {
+        /// The data folders `sound-name` is looked up in (`$XDG_DATA_HOME`, then
+        /// `$XDG_DATA_DIRS`), as the caller read them.
+        public var dataDirectories: [String]
+        /// What `expire_timeout` -1 means: ``FreedesktopExpiry/never`` by default.
+        public var defaultExpiry: FreedesktopExpiry
+        /// Whether a notification without sound hints gets the center's default arrival sound.
+        public var playsDefaultSound: Bool
+        /// The attachment limits sound files are held to.
+        public var attachmentLimits: AttachmentLimits
+        /// The longest body read, in UTF-8 bytes of markup; the rest is cut with a warning.
+        public var bodyLimit: Int
+
+        /// Options; by default: never expire, play the default sound, iOS's attachment limits,
+        /// bodies up to 64 KiB.
+        public init(
+            dataDirectories: [String], defaultExpiry: FreedesktopExpiry = .never, playsDefaultSound: Bool = true,
+            attachmentLimits: AttachmentLimits = .default, bodyLimit: Int = 65_536
+        ) {
+            self.dataDirectories = dataDirectories
+            self.defaultExpiry = defaultExpiry
+            self.playsDefaultSound = playsDefaultSound
+            self.attachmentLimits = attachmentLimits
+            self.bodyLimit = bodyLimit
+        }
+    }
+
+    /// The header of a card whose `app_name` is empty.
+    public static let defaultAppName = "notiplay"
+
+    /// The options.
+    public var options: Options
+
+    /// A mapping with these options.
+    public init(options: Options) {
+        self.options = options
+    }
+
+    /// Everything the center needs for the `Notify` call `notify`, given the `id` that
+    /// ``FreedesktopIDs/assign(replacing:)`` chose: the content with its payload, the sound
+    /// attachment, the category to register, and every warning. Looks at the sound files the
+    /// hints name (and only at them); never fails.
+    public func map(_ notify: FreedesktopNotify, id: UInt32) -> FreedesktopMapped {
+        let content = content(for: notify, id: id)
+        let resolver = FreedesktopSoundResolver(
+            theme: SoundTheme(dataDirectories: options.dataDirectories),
+            validator: AttachmentValidator(limits: options.attachmentLimits),
+            playsDefaultSound: options.playsDefaultSound)
+        return content.completed(with: resolver.resolve(content.soundRequest))
+    }
+
+    /// The notification without its sound files looked at: pure.
+    public func content(for notify: FreedesktopNotify, id: UInt32) -> FreedesktopContent {
+        var warnings: [Diagnostic] = []
+        var hints = HintReader(notify.hints)
+
+        let app = FreedesktopActions.clean(notify.appName)
+        var extras = FreedesktopExtras(id: id, app: app.isEmpty ? Self.defaultAppName : app)
+        extras.icon = Self.nonEmpty(FreedesktopActions.clean(notify.appIcon))
+
+        var body = notify.body
+        if body.utf8.count > options.bodyLimit {
+            body = Self.prefix(body, bytes: options.bodyLimit)
+            warnings.append(
+                Diagnostic(key: "body", "is \(notify.body.utf8.count) bytes; the first \(options.bodyLimit) are shown"))
+        }
+        let styled = BodyMarkup.parse(body)
+        if styled.isStyled { extras.markup = styled }
+        var title = FreedesktopActions.clean(notify.summary)
+        if title.isEmpty && styled.runs.isEmpty { title = extras.app }
+
+        let reply = ReplyPrompt(
+            buttonTitle: hints.string("x-kde-reply-submit-button-text").map(FreedesktopActions.clean).flatMap(Self.nonEmpty)
+                ?? ReplyPrompt.defaultButtonTitle,
+            placeholder: hints.string("x-kde-reply-placeholder-text").map(FreedesktopActions.clean) ?? "")
+        let actions = FreedesktopActions(reading: notify.actions, reply: reply)
+        warnings += actions.warnings
+        extras.actions = FreedesktopActions(buttons: actions.buttons, defaultActionLabel: actions.defaultActionLabel)
+
+        let level: UNNotificationInterruptionLevel =
+            switch hints.urgency() {
+            case 0: .passive
+            case 2: .critical
+            default: .active
+            }
+        extras.category = hints.string("category").map(FreedesktopActions.clean).flatMap(Self.nonEmpty)
+        extras.desktopEntry = hints.string("desktop-entry").map(Self.desktopEntryName).flatMap(Self.nonEmpty)
+        extras.image = hints.string("image-path", "image_path").map(FreedesktopActions.clean).flatMap(Self.nonEmpty)
+        extras.resident = hints.flag("resident") ?? false
+        extras.transient = hints.flag("transient") ?? false
+
+        var sound = SoundRequest(suppressed: hints.flag("suppress-sound") ?? false)
+        if let file = hints.string("sound-file") {
+            sound.named = true
+            switch SoundFileHint.localPath(file) {
+            case .success(let path): sound.file = path
+            case .failure(let refusal): warnings.append(refusal.warning)
+            }
+        }
+        if let name = hints.string("sound-name") {
+            sound.named = true
+            if SoundTheme.isUsableName(name) {
+                sound.themeName = name
+            } else {
+                warnings.append(
+                    Diagnostic(key: "hints.sound-name", "\"\(name)\" is not a sound name (a plain name such as message-new-instant)"))
+            }
+        }
+
+        let expiry = expiry(notify.expireTimeout, warnings: &warnings)
+        extras.expireTimeout = expiry.milliseconds
+        return FreedesktopContent(
+            id: id, title: title, body: styled, interruptionLevel: level, extras: extras, soundRequest: sound,
+            expiry: expiry, warnings: hints.warnings + warnings)
+    }
+
+    /// `expire_timeout` read as the spec says, with ``Options/defaultExpiry`` for -1.
+    func expiry(_ timeout: Int32, warnings: inout [Diagnostic]) -> FreedesktopExpiry {
+        switch timeout {
+        case 0: return .never
+        case 1...: return .after(milliseconds: Int(timeout))
+        case -1: return options.defaultExpiry
+        default:
+            warnings.append(
+                Diagnostic(key: "expire_timeout", "\(timeout) is neither -1 (the server's default), 0 (never) nor a number of milliseconds; the default is used"))
+            return options.defaultExpiry
+        }
+    }
+
+    /// A `desktop-entry` value as a name: clean, without a `.desktop` ending that some clients
+    /// add although the spec says to leave it out.
+    static func desktopEntryName(_ value: String) -> String {
+        let name = FreedesktopActions.clean(value)
+        return name.hasSuffix(".desktop") ? String(name.dropLast(".desktop".count)) : name
+    }
+
+    static func nonEmpty(_ text: String) -> String? {
+        text.isEmpty ? nil : text
+    }
+
+    /// The longest prefix of `text` of at most `bytes` UTF-8 bytes that ends on a character.
+    static func prefix(_ text: String, bytes: Int) -> String {
+        var count = 0
+        var end = text.startIndex
+        for index in text.indices {
+            let size = text[index].utf8.count
+            guard count + size <= bytes else { break }
+            count += size
+            end = text.index(after: index)
+        }
+        return String(text[..<end])
+    }
+}
