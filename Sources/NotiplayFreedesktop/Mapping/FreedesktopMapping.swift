@@ -4,7 +4,7 @@ public import NotiplayCore
 ///
 /// ``map(_:id:)`` does it all; it is ``content(for:id:)`` (pure: no files, no environment),
 /// then ``FreedesktopSoundResolver`` (which looks at the sound files), then
-/// ``FreedesktopContent/completed(with:)`` (pure). See the article *Mapping* for the table of
+/// ``FreedesktopContent/completed(with:)`` (pure). <doc:Mapping> has the table of
 /// every argument and hint.
 public struct FreedesktopMapping: Sendable {
     /// What the server decides for every notification.
