@@ -40,6 +40,8 @@ import Testing
         let url = "file://" + spaced.replacingOccurrences(of: " ", with: "%20")
         #expect(SoundFileHint.localPath(url) == .success(spaced))
         #expect(SoundFileHint.localPath("file://localhost" + spaced + "#t=1") == .success(spaced))
+        #expect(SoundFileHint.localPath("file:" + url.dropFirst("file://".count)) == .success(spaced))
+        #expect(SoundFileHint.localPath("FILE:///x.wav") == .success("/x.wav"))
         let result = mapped(["sound-file": .string(url)])
         #expect(result.warnings.isEmpty)
         #expect(result.attachments.first?.audioFile != nil)

@@ -28,7 +28,7 @@ public enum SoundFileHint {
     ///
     /// Accepted: an absolute path (`/home/me/done.oga`), and a `file://` URL with an empty host
     /// or `localhost` whose path is percent-decoded (`file:///tmp/a%20b.wav` is `/tmp/a b.wav`;
-    /// a `?query` or `#fragment` is dropped). Refused: other URLs (`http://`, `https://`…: the
+    /// a `?query` or `#fragment` is dropped; the short form `file:/tmp/a.wav` too). Refused: other URLs (`http://`, `https://`…: the
     /// server plays local files only), relative paths and `~/…` (the server's working folder
     /// and home are not the client's), `file://` URLs naming another host or with a broken
     /// `%` escape, empty values, and paths holding a NUL.
@@ -39,6 +39,9 @@ public enum SoundFileHint {
         guard !value.isEmpty else { return refuse("is empty") }
         guard !value.utf8.contains(0) else { return refuse("holds a NUL byte") }
         if value.hasPrefix("/") { return .success(value) }
+        if value.hasPrefix("file:/") && !value.hasPrefix("file://") {
+            return fileURLPath(String(value.dropFirst("file:".count)), refuse: refuse)
+        }
         if let colon = value.firstIndex(of: ":"), value[value.index(after: colon)...].hasPrefix("//"),
             value[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) })
         {
@@ -51,7 +54,7 @@ public enum SoundFileHint {
         return refuse("is not an absolute path; a relative path means nothing to the server (give /… or file:///…)")
     }
 
-    /// The path of a `file://` URL, after `file://`.
+    /// The path of a `file://` URL, after `file://` (or of `file:/…`, after `file:`).
     private static func fileURLPath(
         _ rest: String, refuse: (String) -> Result<String, SoundRefusal>
     ) -> Result<String, SoundRefusal> {
