@@ -163,6 +163,7 @@ let package = Package(
             ],
             exclude: ["Fixtures"]
         ),
+        .testTarget(name: "NotiplayDBusTests", dependencies: ["NotiplayDBus", "NotiplaySystem", "NotiplayTestSupport"]),
         .testTarget(name: "NotiplayScriptTests", dependencies: ["NotiplayScript", "NotiplayTestSupport"]),
         .testTarget(
             name: "NotiplayTerminalTests", dependencies: ["NotiplayTerminal", "Notiplay", "NotiplayViews", "NotiplayCore", "NotiplayTestSupport"], exclude: ["Snapshots"]),
