@@ -7,7 +7,8 @@ import Testing
 
 /// A message bus of a test's own: `dbus-daemon` as a child process, listening in a scratch folder,
 /// with a configuration that lets anyone own any name and starts no service (so nothing of the
-/// machine's, such as a notification daemon, is ever activated on it).
+/// machine's, such as a notification daemon, is ever activated on it), and the limits of a
+/// session bus (the daemon's own defaults allow a connection only 128 calls awaiting replies).
 final class PrivateBus: Sendable {
     /// The bus's address, for a connection or for `DBUS_SESSION_BUS_ADDRESS`.
     let address: String
@@ -36,6 +37,11 @@ final class PrivateBus: Sendable {
             <allow eavesdrop="true"/>
             <allow own="*"/>
           </policy>
+          <limit name="max_incoming_bytes">1000000000</limit>
+          <limit name="max_outgoing_bytes">1000000000</limit>
+          <limit name="max_message_size">1000000000</limit>
+          <limit name="max_replies_per_connection">50000</limit>
+          <limit name="max_match_rules_per_connection">50000</limit>
         </busconfig>
         """.write(to: configuration, atomically: true, encoding: .utf8)
         let daemon = await TestChild.start(
