@@ -14,6 +14,7 @@ package struct DBusCall: Sendable, Hashable {
     /// The arguments, in order.
     package var arguments: [DBusValue]
 
+    /// A call of `interface`'s `member` on the object at `path` of `destination`.
     package init(destination: String, path: String, interface: String, member: String, arguments: [DBusValue] = []) {
         self.destination = destination
         self.path = path

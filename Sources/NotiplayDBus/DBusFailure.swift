@@ -13,6 +13,7 @@ package struct DBusFailure: Error, Sendable, Hashable, CustomStringConvertible {
         self.message = message
     }
 
+    /// The name, then the message.
     package var description: String { "\(name): \(message)" }
 
     /// `org.freedesktop.DBus.Error.Failed`: a failure with no better name.
@@ -51,6 +52,7 @@ package enum DBusNameError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The bus refused or failed the request, or the connection is closed.
     case failed(DBusFailure)
 
+    /// What went wrong, for a person.
     package var description: String {
         switch self {
         case .exists(let name): "the name \(name) is owned by another connection on the bus"

@@ -9,6 +9,7 @@ package struct DBusObject: Sendable {
     /// The methods, each named by its interface and member.
     package var methods: [DBusMethod]
 
+    /// An object at `path`, introspected as `introspection`, with `methods`.
     package init(path: String, introspection: String, methods: [DBusMethod]) {
         self.path = path
         self.introspection = introspection
@@ -33,6 +34,7 @@ package struct DBusMethod: Sendable {
     /// return at once, and reply through the responder then or later, from any thread.
     package var handler: @Sendable (DBusMethodCall, DBusResponder) -> Void
 
+    /// A method answered by `handler`.
     package init(
         interface: String, member: String, signature: String,
         handler: @escaping @Sendable (DBusMethodCall, DBusResponder) -> Void
@@ -67,6 +69,7 @@ package struct DBusMethodCall: Sendable, Hashable {
     /// The arguments, in order.
     package var arguments: [DBusValue]
 
+    /// A call with these header fields and arguments.
     package init(sender: String?, path: String, interface: String?, member: String, arguments: [DBusValue]) {
         self.sender = sender
         self.path = path
@@ -99,6 +102,7 @@ package struct DBusSignal: Sendable, Hashable {
     /// whose match rules select it.
     package var destination: String?
 
+    /// A signal, broadcast unless `destination` names a connection.
     package init(path: String, interface: String, member: String, arguments: [DBusValue], destination: String? = nil) {
         self.path = path
         self.interface = interface
