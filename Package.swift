@@ -6,6 +6,8 @@ import PackageDescription
 //   NotiplaySystem    the system calls, wrapped once (`Posix`, over swift-system): every module
 //                     that touches files, pipes or the terminal goes through it
 //   NotiplayCore      the model, payloads, manifests, validation, typed errors (no libmpv, no terminal)
+//   NotiplayDBus      a session-bus connection over libdbus-1 (the only importer of CDBus): names,
+//                     method calls routed to handlers, typed values, signals; uses NotiplaySystem
 //     ^        ^
 //     |        NotiplayViews     cells, grid, the view toolkit, text and card layout, glyphs,
 //     |          ^               colours, the frame renderer: pure values and functions, no libc
@@ -55,6 +57,9 @@ let package = Package(
         // libmpv's client API loaded with dlopen when the first engine starts: its headers come
         // from libmpv-dev at build time, the library (libmpv2) is needed only to play.
         .target(name: "CMPV", linkerSettings: [.linkedLibrary("dl")]),
+        // libdbus-1, for the freedesktop notification server: headers and library from
+        // libdbus-1-dev (Scripts/ensure-deps.sh installs it).
+        .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .target(name: "NotiplaySystem", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
         .target(
             name: "NotiplayCore",
@@ -78,6 +83,10 @@ let package = Package(
         // The Desktop Notifications spec's `Notify` mapped to the center's model: pure values
         // and functions (no D-Bus), for `serve --freedesktop`.
         .target(name: "NotiplayFreedesktop", dependencies: ["NotiplayCore", "NotiplaySystem"]),
+        .target(
+            name: "NotiplayDBus",
+            dependencies: ["CDBus", "NotiplaySystem", .product(name: "SystemPackage", package: "swift-system")]
+        ),
         .target(
             name: "NotiplayCenterClient",
             dependencies: ["NotiplayCore", "NotiplaySystem", .product(name: "SystemPackage", package: "swift-system")]
@@ -160,6 +169,7 @@ let package = Package(
             ],
             exclude: ["Fixtures"]
         ),
+        .testTarget(name: "NotiplayDBusTests", dependencies: ["NotiplayDBus", "NotiplaySystem", "NotiplayTestSupport"]),
         .testTarget(name: "NotiplayScriptTests", dependencies: ["NotiplayScript", "NotiplayTestSupport"]),
         .testTarget(
             name: "NotiplayTerminalTests", dependencies: ["NotiplayTerminal", "Notiplay", "NotiplayViews", "NotiplayCore", "NotiplayTestSupport"], exclude: ["Snapshots"]),
