@@ -188,7 +188,7 @@ let package = Package(
         .testTarget(
             name: "CommandLineTests",
             dependencies: [
-                "NotiplayCommandLine", "NotiplayCore", "NotiplayTerminal",
+                "NotiplayCommandLine", "NotiplayCenterClient", "NotiplayCore", "NotiplayTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

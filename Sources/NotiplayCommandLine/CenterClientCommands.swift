@@ -40,7 +40,7 @@ struct SendCommand: ParsableCommand {
     @Flag(help: "Wait for the response and print it as JSON.")
     var wait = false
 
-    @Option(help: ArgumentHelp("Deliver it after this long: 30s, 5m, 2h, 1d.", valueName: "duration"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Deliver it after this long: 30s, 5m, 2h, 1d.", valueName: "duration"))
     var after: DurationArgument?
 
     @Option(help: ArgumentHelp("Deliver it at this local date and time.", valueName: "YYYY-MM-DDTHH:MM[:SS]"))

@@ -44,11 +44,11 @@ struct ClockCommand: ParsableCommand {
             and when the server runs on the system's clock and --advance is given.
             """)
 
-    @Option(help: ArgumentHelp("Move the virtual clock on by this much: 30s, 5m, 2h, 7d.", valueName: "duration"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Move the virtual clock on by this much: 30s, 5m, 2h, 7d.", valueName: "duration"))
     var advance: DurationArgument?
 
     func validate() throws {
-        if let advance, !(advance.seconds > 0) { throw ValidationError("--advance must be more than 0") }
+        if let advance, !(advance.seconds > 0) { throw ValidationError("--advance must be more than 0: a clock does not go back") }
     }
 
     func run() throws {
