@@ -100,6 +100,10 @@ let package = Package(
             ]
         ),
         .target(
+            name: "NotiplayFreedesktopBridge",
+            dependencies: ["NotiplayCenter", "NotiplayCore", "NotiplayDBus", "NotiplayFreedesktop", "Notiplay"]
+        ),
+        .target(
             name: "NotiplayTerminal",
             dependencies: [
                 "Notiplay", "NotiplayViews", "NotiplayCore", "NotiplaySystem",
@@ -127,6 +131,8 @@ let package = Package(
             dependencies: [
                 "NotiplayCenter",
                 "NotiplayCenterClient",
+                "NotiplayFreedesktop",
+                "NotiplayFreedesktopBridge",
                 "Notiplay",
                 "NotiplayCore",
                 "NotiplayPlayback",

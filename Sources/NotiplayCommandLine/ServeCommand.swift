@@ -8,6 +8,7 @@ import Logging
 import Notiplay
 import NotiplayCenter
 import NotiplayCenterClient
+import NotiplayFreedesktopBridge
 import NotiplayCore
 import NotiplayPlayback
 import NotiplaySystem
@@ -60,6 +61,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("An app refused notifications (its requestAuthorization answers false, its sends fail); repeatable.", valueName: "app"))
     var deny: [String] = []
 
+    @Flag(help: "Also be the desktop's notification server: own org.freedesktop.Notifications on the session bus.")
+    var freedesktop = false
+
+    @Flag(help: "With --freedesktop, take the name over from the server that owns it.")
+    var replace = false
+
     @OptionGroup var output: OutputOptions
 
     enum ClockKind: String, CaseIterable, ExpressibleByArgument {
@@ -94,7 +101,8 @@ struct ServeCommand: AsyncParsableCommand {
         let retention = (count: keepHistory, age: Duration.milliseconds(Int64(keepDays * 86_400_000)))
         let status = await Self.serve(
             store: store, apps: apps, engine: engine, headless: headless, keys: keys ?? KeyScript(), jsonl: events == .jsonl,
-            retention: retention, time: time, denied: Set(deny), sounds: (soundEngine, resolver))
+            retention: retention, time: time, denied: Set(deny), sounds: (soundEngine, resolver),
+            freedesktop: freedesktop ? (replace: replace, address: processEnvironment["DBUS_SESSION_BUS_ADDRESS"]) : nil)
         await engine.shutdown()
         await soundEngine.shutdown()
         if status != 0 { throw ExitCode(status) }
@@ -104,7 +112,8 @@ struct ServeCommand: AsyncParsableCommand {
     static func serve(
         store: CenterStore, apps: [CenterService.App], engine: MPVEngine, headless: Bool, keys: KeyScript, jsonl: Bool,
         retention: (count: Int, age: Duration?), time: CenterTime, denied: Set<String>,
-        sounds: (engine: MPVEngine, resolver: ArrivalSoundResolver)
+        sounds: (engine: MPVEngine, resolver: ArrivalSoundResolver),
+        freedesktop: (replace: Bool, address: String?)? = nil
     ) async -> Int32 {
         var configuration = PresentationSession.Configuration()
         configuration.environment = hostEnvironment()
@@ -140,13 +149,22 @@ struct ServeCommand: AsyncParsableCommand {
         }
         serving.withLock { $0 = server }
         defer { server.stop() }
+        var bridge: FreedesktopBridge?
+        if let freedesktop {
+            switch await ServeFreedesktop.start(service: service, replace: freedesktop.replace, address: freedesktop.address) {
+            case .success(let started): bridge = started
+            case .failure(let failure): return failure.status
+            }
+        }
         service.onResponse = { response in
+            bridge?.responded(response)
             guard let waiter = waiters.take(response.identifier) else { return }
             server.push(
                 ResponseWaiters.event(for: waiter, identifier: response.identifier, action: response.action, text: response.text),
                 to: waiter.connection)
         }
         service.onEvent = { event in
+            if case .removed(let identifiers) = event { bridge?.removed(identifiers) }
             if case .removed(let identifiers) = event {
                 for identifier in identifiers {
                     guard let waiter = waiters.take(identifier) else { continue }
@@ -171,6 +189,7 @@ struct ServeCommand: AsyncParsableCommand {
         } else {
             end = await TerminalCardDriver(environment: processEnvironment).present(deck: service, keys: keys)
         }
+        await bridge?.stop()
         await service.close()
         switch end {
         case .closed: return 0

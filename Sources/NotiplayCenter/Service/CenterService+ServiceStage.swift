@@ -1,6 +1,6 @@
 internal import FoundationEssentials
 import Notiplay
-import NotiplayCore
+package import NotiplayCore
 import NotiplaySystem
 import SystemPackage
 
@@ -62,7 +62,7 @@ extension CenterService {
     }
 
     /// Attachments as the store takes them: each file's bytes, read now.
-    static func incoming(_ attachments: [UNNotificationAttachment]) throws -> [IncomingAttachment] {
+    package static func incoming(_ attachments: [UNNotificationAttachment]) throws -> [IncomingAttachment] {
         try attachments.map { attachment in
             let path = attachment.url.path
             let file = try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec])

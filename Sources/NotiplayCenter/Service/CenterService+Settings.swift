@@ -1,5 +1,5 @@
 import NotiplayCore
-import NotiplayCenterClient
+package import NotiplayCenterClient
 
 /// Focus, and the categories apps declare at run time.
 extension CenterService {
@@ -39,7 +39,7 @@ extension CenterService {
 
     /// App `name` declares its categories (`json`: an app file's `categories` array); they
     /// replace the app's categories with the same identifiers. Returns the app's categories' identifiers.
-    func setCategories(_ json: String, for name: String) throws(CenterFailure) -> [String] {
+    package func setCategories(_ json: String, for name: String) throws(CenterFailure) -> [String] {
         guard let name = appName(matching: name), var app = apps[name] else {
             throw CenterFailure(.unknownApp, CenterServiceError.unknownApp(name, known: appNames).description)
         }
