@@ -156,6 +156,7 @@ struct ServeCommand: AsyncParsableCommand {
             case .failure(let failure): return failure.status
             }
         }
+        service.onAction = { response in bridge?.chose(response) }
         service.onResponse = { response in
             bridge?.responded(response)
             guard let waiter = waiters.take(response.identifier) else { return }
@@ -177,6 +178,12 @@ struct ServeCommand: AsyncParsableCommand {
         do { try service.restore() } catch {
             Diagnostics.shared.report(error.description)
             return CenterPlaces.status(of: error)
+        }
+        if let bridge {
+            if headless {
+                bridge.onWarning = { id, warning in print(Self.warningLine(id: id, warning, at: service.clock.seconds())) }
+            }
+            bridge.restore()
         }
         let end: CardEnd
         if headless {

@@ -1,5 +1,6 @@
 import NotiplayCenter
 import NotiplayCore
+import NotiplayFreedesktop
 import NotiplayPlayback
 
 /// The center's events as event lines, for `serve --headless`.
@@ -20,6 +21,15 @@ extension ServeCommand {
         case .sound(let sound):
             soundLine(sound, at: t)
         }
+    }
+
+    /// A freedesktop notification's mapping warning: `warning identifier=freedesktop-ID id=ID
+    /// key=… message=…`.
+    static func warningLine(id: UInt32, _ warning: Diagnostic, at t: Double) -> EventLine {
+        EventLine("warning", t: t, [
+            ("identifier", .string(FreedesktopIDs.identifier(for: id))), ("id", .integer(Int(id))),
+            ("key", warning.key.map { .string($0) } ?? .null), ("message", .string(warning.message)),
+        ])
     }
 
     /// An arrival sound's event as an event line: `sound identifier=… outcome=…`.

@@ -4,8 +4,9 @@ import FoundationEssentials
 import Foundation
 #endif
 package import NotiplayCenter
-import NotiplayCore
+package import NotiplayCore
 import NotiplayDBus
+import Synchronization
 package import NotiplayFreedesktop
 
 /// `serve --freedesktop`: the center as `org.freedesktop.Notifications` on the session bus.
@@ -20,23 +21,40 @@ package final class FreedesktopBridge {
     static let path = "/org/freedesktop/Notifications"
     static let interface = "org.freedesktop.Notifications"
 
-    private let service: CenterService
+    let service: CenterService
     private let mapping: FreedesktopMapping
     private let information: ServerInformation
-    private var ids = FreedesktopIDs()
+    var ids = FreedesktopIDs()
+    /// The largest id handed out before the store must record a new one (see `reserve`).
+    var reservedID: UInt32 = 0
     /// The extras of each live freedesktop notification, by id (its actions, residency).
-    private var extras: [UInt32: FreedesktopExtras] = [:]
-    /// Ids being closed by `CloseNotification`: their removal says reason 3 itself.
+    var extras: [UInt32: FreedesktopExtras] = [:]
+    /// Why notifications being closed by the server itself are closed (expiry): their removal
+    /// says so, rather than reason 3.
+    var closing: [UInt32: CloseReason] = [:]
+    /// The expiry of each notification with an `expire_timeout`.
+    var expiries: [UInt32: Task<Void, Never>] = [:]
+    /// Transient notifications not yet ended: the history forgets them when they end.
+    var transient: Set<String> = []
     private var connection: DBusServiceConnection?
+    /// Set once the server stops: leaving the bus is no longer news.
+    private let stopping = SharedFlag()
 
     /// Called with each warning of a mapped notification (the server prints it as an event).
-    package var onWarning: (@MainActor (UInt32, String) -> Void)?
+    package var onWarning: (@MainActor (UInt32, Diagnostic) -> Void)?
+
+    /// The app notifications are presented for when their `desktop-entry` names no registered
+    /// app.
+    package var defaultApp = AppDefinition.standard.name
 
     /// A bridge for `service`.
     package init(service: CenterService, mapping: FreedesktopMapping, version: String) {
         self.service = service
         self.mapping = mapping
         information = .notiplay(version: version)
+        service.keepsInHistory = { [weak self] identifier in
+            self?.transient.remove(identifier) == nil
+        }
     }
 
     /// Connects to the bus at `address` and takes the name (from another server with `replace`).
@@ -54,7 +72,8 @@ package final class FreedesktopBridge {
             method("CloseNotification", "u") { bridge, call, respond in bridge.close(call, respond) },
         ]
         let object = DBusObject(path: Self.path, introspection: Self.introspection, methods: methods)
-        let made = try DBusServiceConnection(address: address, objects: [object]) { event in
+        let made = try DBusServiceConnection(address: address, objects: [object]) { [stopping] event in
+            guard !stopping.withLock({ $0 }) else { return }
             if case .nameLost = event { onNameLost() }
             if case .disconnected = event { onNameLost() }
         }
@@ -64,25 +83,39 @@ package final class FreedesktopBridge {
 
     /// Leaves the bus.
     package func stop() async {
+        stopping.withLock { $0 = true }
+        for expiry in expiries.values { expiry.cancel() }
         await connection?.stop()
         connection = nil
     }
 
     // MARK: The center's side
 
-    /// A card was answered or dismissed: the client's signals.
-    package func responded(_ response: CenterResponse) {
+    /// An action was chosen on a card: `ActionInvoked` (or `NotificationReplied`). Whether
+    /// the card then closes is told by ``responded(_:)``.
+    package func chose(_ response: CenterResponse) {
         guard let id = FreedesktopIDs.id(fromIdentifier: response.identifier), let extras = extras[id] else { return }
         for signal in FreedesktopResponse.signals(forAction: response.action, userText: response.text, extras: extras) {
+            if case .notificationClosed = signal { continue }
             emit(signal)
         }
     }
 
-    /// Notifications were removed (`notiplay remove`, `CloseNotification`): closed, reason 3.
+    /// A card was answered or dismissed: closed, reason 2, once the card is gone (a resident
+    /// notification's card stays after an action).
+    package func responded(_ response: CenterResponse) {
+        guard response.action == UNNotificationDismissActionIdentifier,
+            let id = FreedesktopIDs.id(fromIdentifier: response.identifier), extras[id] != nil
+        else { return }
+        emit(.notificationClosed(id: id, reason: .dismissed))
+    }
+
+    /// Notifications were removed (`notiplay remove`, `CloseNotification`): closed, reason 3
+    /// (1 when they expired).
     package func removed(_ identifiers: [String]) {
         for identifier in identifiers {
             guard let id = FreedesktopIDs.id(fromIdentifier: identifier), extras[id] != nil else { continue }
-            emit(.notificationClosed(id: id, reason: .closedByCall))
+            emit(.notificationClosed(id: id, reason: closing.removeValue(forKey: id) ?? .closedByCall))
         }
     }
 
@@ -94,9 +127,18 @@ package final class FreedesktopBridge {
             return
         }
         let assignment = ids.assign(replacing: notify.replacesID)
+        reserve(assignment.id)
         let mapped = mapping.map(notify, id: assignment.id)
-        for warning in mapped.warnings { onWarning?(assignment.id, "\(warning)") }
-        let app = mapped.desktopEntry.flatMap { service.appName(matching: $0) } ?? AppDefinition.standard.name
+        for warning in mapped.warnings { onWarning?(assignment.id, warning) }
+        let app = mapped.desktopEntry.flatMap { service.appName(matching: $0) } ?? defaultApp
+        let previous = extras[assignment.id]
+        extras[assignment.id] = mapped.extras
+        if mapped.extras.transient { transient.insert(mapped.identifier) } else { transient.remove(mapped.identifier) }
+        if mapped.autoPlaysAttachment,
+            SoundPolicy.mayAutoPlayMedia(level: mapped.content.interruptionLevel, focus: service.focus)
+        {
+            service.playOnArrival(mapped.identifier)
+        }
         do {
             if let category = mapped.category {
                 _ = try service.setCategories(CategoryJSON.encode([category]), for: app)
@@ -107,11 +149,15 @@ package final class FreedesktopBridge {
                 attachments: try CenterService.incoming(mapped.attachments), sender: call.sender)
             _ = try service.receive(incoming)
         } catch {
-            ids.release(assignment.id)
+            extras[assignment.id] = previous
+            if previous == nil {
+                ids.release(assignment.id)
+                transient.remove(mapped.identifier)
+            }
             respond(.error(.failed("the notification could not be stored: \(error)")))
             return
         }
-        extras[assignment.id] = mapped.extras
+        armExpiry(assignment.id, after: mapped.expiry.duration)
         respond(.values([.uint32(assignment.id)]))
     }
 
@@ -124,16 +170,22 @@ package final class FreedesktopBridge {
         respond(.values([]))
     }
 
-    private func emit(_ signal: FreedesktopSignal) {
+    func emit(_ signal: FreedesktopSignal) {
         let (member, arguments): (String, [DBusValue])
         switch signal {
-        case .actionInvoked(let id, let key): (member, arguments) = ("ActionInvoked", [.uint32(id), .string(key)])
+        case .actionInvoked(let id, let key):
+            // Spec 1.2: the token comes first, for the client to raise the window the action opens.
+            send("ActivationToken", [.uint32(id), .string(Self.activationToken(for: id))])
+            (member, arguments) = ("ActionInvoked", [.uint32(id), .string(key)])
         case .notificationReplied(let id, let text): (member, arguments) = ("NotificationReplied", [.uint32(id), .string(text)])
         case .notificationClosed(let id, let reason):
             (member, arguments) = ("NotificationClosed", [.uint32(id), .uint32(reason.rawValue)])
-            extras[id] = nil
-            ids.release(id)
+            ended(id)
         }
+        send(member, arguments)
+    }
+
+    private func send(_ member: String, _ arguments: [DBusValue]) {
         try? connection?.emit(DBusSignal(path: Self.path, interface: Self.interface, member: member, arguments: arguments))
     }
 
@@ -156,4 +208,10 @@ package final class FreedesktopBridge {
     ) -> DBusMethod {
         method(member, signature) { _, call, respond in body(call, respond) }
     }
+}
+
+/// A flag the bus thread reads and the main actor sets.
+final class SharedFlag: Sendable {
+    private let value = Mutex(false)
+    func withLock<R>(_ body: (inout Bool) -> R) -> R { value.withLock { body(&$0) } }
 }

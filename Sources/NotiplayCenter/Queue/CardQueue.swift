@@ -107,6 +107,15 @@ public struct CardQueue: Sendable, Equatable {
         return before != shown
     }
 
+    /// Shows the card that holds notification `identifier`; returns it, or `nil` when no card
+    /// holds it.
+    @discardableResult
+    public mutating func show(identifier: String) -> Card? {
+        guard let index = cards.firstIndex(where: { $0.identifiers.contains(identifier) }) else { return nil }
+        shownIndex = index
+        return cards[index]
+    }
+
     /// The line under the card: how many others wait and the keys that reach them, or `nil`
     /// when the shown card is the only one ("2 more · n next · N previous").
     public var status: String? {

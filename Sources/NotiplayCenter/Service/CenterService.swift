@@ -64,7 +64,7 @@ package final class CenterService {
     let types: ExtensionTypes
     private let engine: any PlaybackEngine
     private let configuration: PresentationSession.Configuration
-    private var queue = CardQueue()
+    var queue = CardQueue()
     /// The shown card's session.
     package private(set) var shownSession: PresentationSession?
 
@@ -72,6 +72,13 @@ package final class CenterService {
     /// ended longer than `age` ago, are deleted when the server starts and whenever one ends.
     /// `nil` (the default) keeps everything.
     package var retention: (count: Int, age: Duration?)?
+
+    /// Notifications whose card starts its media when it shows (see ``playOnArrival(_:)``).
+    var autoPlay: Set<String> = []
+
+    /// Tells whether a notification is kept in the history once it ends (`nil`: all are);
+    /// one that is not is deleted from the store when it is dismissed or removed.
+    package var keepsInHistory: (@MainActor (String) -> Bool)?
 
     /// The service-extension stages running, by the notification's sequence number.
     var serviceStages: [Int64: Task<Void, Never>] = [:]
@@ -85,6 +92,9 @@ package final class CenterService {
     package var onEvent: (@MainActor (Event) -> Void)?
     /// Called for every event of the shown card's session.
     package var onPresentationEvent: (@MainActor (LoggedEvent) -> Void)?
+    /// Called when an action is chosen on a card (a button, the default action, a sent text),
+    /// whatever its extension then does with it (for the desktop bridge).
+    package var onAction: (@MainActor (CenterResponse) -> Void)?
     /// Called when a notification's card was dismissed or answered (for `send --wait`).
     package var onResponse: (@MainActor (CenterResponse) -> Void)?
 
@@ -169,6 +179,7 @@ package final class CenterService {
         let arrival = queue.arrive(identifier: stored.identifier, app: stored.app, thread: stored.threadIdentifier)
         onEvent?(.arrived(identifier: stored.identifier, app: stored.app, queued: queue.cards.count - 1))
         playArrivalSound(stored)
+        if autoPlay.contains(stored.identifier), startsMediaOnArrival(stored.identifier) { return }
         switch arrival {
         case .shown:
             showCurrent()
@@ -198,8 +209,10 @@ package final class CenterService {
         // What was never delivered was pending: off the schedule.
         unscheduled(removed.filter { $0.deliveredAt == nil }.map(\.identifier))
         let ids = Set(removed.filter { $0.deliveredAt != nil }.map(\.identifier))
+        autoPlay.subtract(removed.map(\.identifier))
         if queue.remove(identifiers: ids) { showCurrent() } else { onDeckChange?() }
         onEvent?(.removed(identifiers: removed.map(\.identifier)))
+        forgetTransient(removed.map(\.identifier))
         try? pruneHistory()
         return removed
     }
@@ -235,7 +248,9 @@ package final class CenterService {
                 _ = try? store.markDismissed(identifier)
             }
         }
+        let ended = queue.shown?.identifiers ?? []
         queue.dismissShown()
+        forgetTransient(ended)
         showCurrent()
         try? pruneHistory()
     }
@@ -247,7 +262,7 @@ package final class CenterService {
     }
 
     /// Presents the queue's shown card in a new session (closing the old one).
-    private func showCurrent() {
+    func showCurrent() {
         if shownSession != nil { arrivalSounds?.mediaPlayingChanged(false) }
         shownSession?.close()
         shownSession = nil
@@ -273,6 +288,10 @@ package final class CenterService {
         }
         onEvent?(.shown(identifier: card.shown))
         onDeckChange?()
+        if let waiting = card.identifiers.last(where: autoPlay.contains) {
+            autoPlay.remove(waiting)
+            if !session.isPlaying { session.handle(.media) }
+        }
     }
 
     private func observe(_ logged: LoggedEvent, card: CardQueue.Card) {
@@ -281,6 +300,9 @@ package final class CenterService {
         let action: String
         var text: String?
         switch logged.event {
+        case .action(let chosen, let typed, _):
+            onAction?(CenterResponse(identifier: card.shown, action: chosen, text: typed))
+            return
         case .forwarded(let forwarded, let typed, _):
             action = forwarded
             text = typed

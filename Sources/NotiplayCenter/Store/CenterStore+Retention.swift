@@ -52,6 +52,25 @@ extension CenterStore {
         return PruneReport(notifications: deleted, files: files)
     }
 
+    /// Deletes the ended (dismissed or removed) notifications with these identifiers from the
+    /// history, then the attachment files nothing refers to any more. Live ones are left.
+    /// - Returns: How many notifications and files were deleted.
+    @discardableResult
+    public func forget(identifiers: [String]) throws(CenterStoreError) -> PruneReport {
+        let deleted = try write { db in
+            var count = 0
+            for identifier in Set(identifiers) {
+                try db.execute(
+                    sql: "DELETE FROM notification WHERE identifier = ? AND state IN ('dismissed', 'removed')",
+                    arguments: [identifier])
+                count += db.changesCount
+            }
+            return count
+        }
+        let files = deleted > 0 ? try sweepAttachments() : 0
+        return PruneReport(notifications: deleted, files: files)
+    }
+
     /// Deletes the files in `attachments/` that no notification refers to: content whose
     /// notifications were deleted, and what a process killed in the middle of an ``add(_:)``
     /// left (its temporary file, and the files it had renamed into place before its transaction
