@@ -81,4 +81,19 @@ struct CardQueueTests {
         #expect(r19)
         #expect(queue.shown == nil)
     }
+
+    @Test("Showing a notification's card: the card that holds it, even inside a thread; nil for none")
+    func showIdentifier() {
+        var queue = CardQueue()
+        _ = queue.arrive(identifier: "a", app: "A", thread: "t")
+        _ = queue.arrive(identifier: "a2", app: "A", thread: "t")
+        _ = queue.arrive(identifier: "b", app: "A", thread: nil)
+        #expect(queue.shown?.shown == "a2")
+        #expect(queue.show(identifier: "b")?.shown == "b")
+        #expect(queue.shownIndex == 1)
+        #expect(queue.show(identifier: "a")?.identifiers == ["a", "a2"])
+        #expect(queue.shownIndex == 0)
+        #expect(queue.show(identifier: "x") == nil)
+        #expect(queue.shownIndex == 0)
+    }
 }

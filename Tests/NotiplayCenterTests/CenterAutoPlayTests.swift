@@ -1,0 +1,136 @@
+import Foundation
+import Notiplay
+@testable import NotiplayCenter
+import NotiplayCore
+import NotiplayPlayback
+import NotiplayTestSupport
+import Testing
+
+extension RealEngine {
+    /// What the desktop bridge asks of the center, on real libmpv: media that starts when its
+    /// notification arrives (or when its card shows, if other media was playing), actions
+    /// reported when chosen, and notifications the history does not keep.
+    @MainActor
+    @Suite(.serialized, .timeLimit(.minutes(2))) struct CenterAutoPlayTests {
+        typealias Recorder = CenterSoundTests.Recorder
+
+        func withCenter(_ body: @MainActor (CenterService, Recorder) async throws -> Void) async throws {
+            let folder = try TestMedia.scratch().appendingPathComponent("store").path
+            let engine = try MPVEngine(output: .null(untimed: false))
+            let service = CenterService(
+                store: try CenterStore.open(folder: folder), apps: [CenterService.App(definition: .standard, registry: .empty)],
+                types: ExtensionTypes(), engine: engine)
+            let recorder = Recorder()
+            service.onEvent = { recorder.record($0) }
+            service.onPresentationEvent = { recorder.record($0) }
+            try await body(service, recorder)
+            await service.close()
+            await engine.shutdown()
+        }
+
+        /// A silent 16-bit mono WAV file of `seconds`, at 8 kHz.
+        static func silence(seconds: Int) -> [UInt8] {
+            let data = seconds * 8000 * 2
+            var bytes = Array("RIFF".utf8)
+            func le32(_ v: Int) { bytes += (0..<4).map { UInt8((v >> ($0 * 8)) & 0xFF) } }
+            func le16(_ v: Int) { bytes += (0..<2).map { UInt8((v >> ($0 * 8)) & 0xFF) } }
+            le32(36 + data)
+            bytes += Array("WAVEfmt ".utf8)
+            le32(16); le16(1); le16(1); le32(8000); le32(16000); le16(2); le16(16)
+            bytes += Array("data".utf8)
+            le32(data)
+            return bytes + [UInt8](repeating: 0, count: data)
+        }
+
+        static func withMedia(_ id: String, seconds: Int) -> IncomingNotification {
+            IncomingNotification(
+                identifier: id, app: "notiplay", payload: "{\"aps\":{\"alert\":{\"title\":\"\(id)\"}}}",
+                attachments: [IncomingAttachment(name: "\(id).wav", kind: "com.microsoft.waveform-audio", bytes: silence(seconds: seconds))])
+        }
+
+        static func plain(_ id: String, category: String? = nil) -> IncomingNotification {
+            let member = category.map { ",\"category\":\"\($0)\"" } ?? ""
+            return IncomingNotification(
+                identifier: id, app: "notiplay", payload: "{\"aps\":{\"alert\":{\"title\":\"\(id)\"}\(member)}}",
+                categoryIdentifier: category)
+        }
+
+        static func shown(_ service: CenterService) -> String? {
+            service.shownSession?.notification?.request.identifier
+        }
+
+        @Test("A notification that plays on arrival takes the screen from a quiet card and starts its media")
+        func playsOnArrival() async throws {
+            try await withCenter { service, recorder in
+                _ = try service.receive(Self.plain("quiet"))
+                #expect(Self.shown(service) == "quiet")
+                service.playOnArrival("memo")
+                _ = try service.receive(Self.withMedia("memo", seconds: 30))
+                #expect(Self.shown(service) == "memo")
+                let card = try #require(service.shownSession)
+                #expect(card.isPlaying)
+                await recorder.wait(forPlayback: "started")
+                #expect(card.log.events(named: "mediaPlay").count == 1)
+                // Without the request, the same arrival waits behind the shown card, silent.
+                _ = try service.receive(Self.withMedia("later", seconds: 1))
+                #expect(Self.shown(service) == "memo")
+            }
+        }
+
+        @Test("While other media plays it waits its turn, and starts when its card shows")
+        func waitsForPlayingMedia() async throws {
+            try await withCenter { service, recorder in
+                _ = try service.receive(Self.withMedia("first", seconds: 60))
+                let first = try #require(service.shownSession)
+                first.handle(.media)
+                await recorder.wait(forPlayback: "started")
+                service.playOnArrival("second")
+                _ = try service.receive(Self.withMedia("second", seconds: 30))
+                #expect(Self.shown(service) == "first", "took the screen from playing media")
+                #expect(service.deckStatus == "1 more · n next · N previous")
+                let second = try #require(service.move(by: 1))
+                #expect(Self.shown(service) == "second")
+                #expect(second.isPlaying)
+                #expect(second.log.events(named: "mediaPlay").count == 1)
+                // Shown again later, it does not start by itself a second time.
+                _ = service.move(by: -1)
+                let again = try #require(service.move(by: 1))
+                #expect(!again.isPlaying)
+            }
+        }
+
+        @Test("An action chosen on a card is reported when chosen, before the card is answered")
+        func actionChosen() async throws {
+            try await withCenter { service, _ in
+                let category = UNNotificationCategory(
+                    identifier: "ask", actions: [UNNotificationAction(identifier: "yes", title: "Yes")])
+                _ = try service.setCategories(CategoryJSON.encode([category]), for: "notiplay")
+                var chosen: [CenterResponse] = []
+                var answered: [CenterResponse] = []
+                service.onAction = { chosen.append($0) }
+                service.onResponse = { answered.append($0) }
+                _ = try service.receive(Self.plain("q", category: "ask"))
+                let card = try #require(service.shownSession)
+                #expect(card.actions.map(\.identifier) == ["yes"])
+                card.handle(.action(1, text: nil))
+                await card.settle()
+                #expect(chosen == [CenterResponse(identifier: "q", action: "yes", text: nil)])
+                #expect(answered.first == CenterResponse(identifier: "q", action: "yes", text: nil))
+            }
+        }
+
+        @Test("A notification the history does not keep is deleted when dismissed or removed; others stay")
+        func transient() async throws {
+            try await withCenter { service, _ in
+                service.keepsInHistory = { !$0.hasPrefix("gone") }
+                for id in ["gone-1", "gone-2", "kept-1", "kept-2"] { _ = try service.receive(Self.plain(id)) }
+                #expect(Self.shown(service) == "gone-1")
+                service.shownCardDismissed()
+                _ = try service.remove(identifiers: ["gone-2", "kept-1"])
+                _ = try service.remove(identifiers: nil)
+                let history = try service.store.history(limit: 10).map(\.identifier).sorted()
+                #expect(history == ["kept-1", "kept-2"])
+            }
+        }
+    }
+}
