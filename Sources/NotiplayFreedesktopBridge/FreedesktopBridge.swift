@@ -61,12 +61,16 @@ package final class FreedesktopBridge {
     /// - Throws: ``DBusNameError/exists(_:)`` when another server keeps the name.
     package func start(address: String, replace: Bool, onNameLost: @escaping @Sendable () -> Void) async throws {
         let methods = [
-            method("GetCapabilities", "") { _, respond in respond(.values([.strings(ServerInformation.capabilities)])) },
-            method("GetServerInformation", "") { [information] _, respond in
-                respond(.values([
+            // Answered on the bus's thread: a flood of Notify calls waiting for the center never
+            // delays them.
+            DBusMethod.immediate(interface: Self.interface, member: "GetCapabilities", signature: "") { _ in
+                .values([.strings(ServerInformation.capabilities)])
+            },
+            DBusMethod.immediate(interface: Self.interface, member: "GetServerInformation", signature: "") { [information] _ in
+                .values([
                     .string(information.name), .string(information.vendor), .string(information.version),
                     .string(information.specVersion),
-                ]))
+                ])
             },
             method("Notify", "susssasa{sv}i") { bridge, call, respond in bridge.notify(call, respond) },
             method("CloseNotification", "u") { bridge, call, respond in bridge.close(call, respond) },
@@ -200,13 +204,6 @@ package final class FreedesktopBridge {
                 body(self, call) { responder.reply($0) }
             }
         }
-    }
-
-    private func method(
-        _ member: String, _ signature: String,
-        _ body: @escaping @MainActor (DBusMethodCall, @escaping @Sendable (DBusReply) -> Void) -> Void
-    ) -> DBusMethod {
-        method(member, signature) { _, call, respond in body(call, respond) }
     }
 }
 

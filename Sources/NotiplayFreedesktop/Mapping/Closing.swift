@@ -10,7 +10,7 @@
 public enum FreedesktopExpiry: Sendable, Hashable {
     /// It stays until dismissed, removed or closed.
     case never
-    /// It is closed with reason 1 (expired) this many milliseconds after it is shown.
+    /// It is closed with reason 1 (expired) this many milliseconds after it arrives.
     case after(milliseconds: Int)
 
     /// The milliseconds, or `nil` for never.
