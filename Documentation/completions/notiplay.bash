@@ -325,7 +325,7 @@ _notiplay_test() {
 
 _notiplay_serve() {
     repeating_flags=()
-    non_repeating_flags=(--headless --untimed --version -h --help)
+    non_repeating_flags=(--headless --freedesktop --replace --untimed --version -h --help)
     repeating_options=(--app --deny)
     non_repeating_options=(--keys --events --keep-history --keep-days --clock --start --audio)
     __notiplay_offer_flags_options 0
