@@ -29,8 +29,10 @@ extension FreedesktopBridge {
             live.append(id)
             extras[id] = restored
             if restored.transient { transient.insert(notification.identifier) }
-            if let category = restored.notificationCategory, case let json = CategoryJSON.encode([category]) {
-                _ = try? service.setCategories(json, for: notification.app)
+            // Under the category it was stored with (its app's, for an app by desktop-entry).
+            let identifier = payload["aps"]?.objectValue?["category"]?.stringValue ?? FreedesktopIDs.categoryIdentifier(for: id)
+            if let category = restored.actions.category(identifier: identifier) {
+                _ = try? service.setCategories(CategoryJSON.encode([category]), for: notification.app)
             }
             if let timeout = restored.expireTimeout {
                 let elapsed = service.time.now.timeIntervalSince(notification.deliveredAt ?? notification.arrivedAt)

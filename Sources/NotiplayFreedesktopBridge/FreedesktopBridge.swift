@@ -143,13 +143,14 @@ package final class FreedesktopBridge {
         {
             service.playOnArrival(mapped.identifier)
         }
+        let presented = presentation(of: mapped, for: app)
         do {
-            if let category = mapped.category {
+            if let category = presented.category {
                 _ = try service.setCategories(CategoryJSON.encode([category]), for: app)
             }
             let incoming = IncomingNotification(
-                identifier: mapped.identifier, app: app, payload: mapped.payloadJSON,
-                categoryIdentifier: mapped.categoryIdentifier,
+                identifier: mapped.identifier, app: app, payload: presented.payload,
+                categoryIdentifier: presented.category?.identifier ?? presented.categoryIdentifier,
                 attachments: try CenterService.incoming(mapped.attachments), sender: call.sender)
             _ = try service.receive(incoming)
         } catch {

@@ -57,4 +57,11 @@ extension CenterService {
         apps[name] = app
         return app.definition.categories.map(\.identifier)
     }
+
+    /// The categories app `name`'s content extensions claim (the registered app `name` stands
+    /// for), in the order of its extensions; empty for an unknown app or one with none.
+    package func claimedCategories(of name: String) -> [String] {
+        guard let name = appName(matching: name), let app = apps[name] else { return [] }
+        return app.registry.extensions.filter { $0.point == .content }.flatMap(\.categories)
+    }
 }
