@@ -204,7 +204,11 @@ let package = Package(
         ),
         .testTarget(
             name: "NotiplayFreedesktopTests",
-            dependencies: ["NotiplayFreedesktop", "NotiplayCore", "NotiplayTestSupport"]
+            dependencies: [
+                "NotiplayFreedesktop", "NotiplayCore", "NotiplayTestSupport",
+                // The card's tests: the built-in app presented through the runtime and the center.
+                "NotiplayFreedesktopBridge", "Notiplay", "NotiplayCenter", "NotiplayPlayback", "NotiplayViews",
+            ]
         ),
         .testTarget(name: "EndToEndTests", dependencies: ["NotiplayCore", "NotiplayTestSupport"]),
     ],

@@ -10,11 +10,13 @@ public struct ExtensionRegistry: Sendable, Hashable {
     /// The service extension, if the app has one.
     public let serviceExtension: ExtensionManifest?
     private let byCategory: [String: Int]
+    /// The content extension for every category no other claims (a built-in app's), if any.
+    private let everyCategory: Int?
 
     /// No extensions: every notification gets the default card.
     public static let empty = ExtensionRegistry(checked: [])
 
-    private init(checked: [ExtensionManifest]) {
+    private init(checked: [ExtensionManifest], everyCategory: Int? = nil) {
         extensions = checked
         serviceExtension = checked.first { $0.point == .service }
         var index: [String: Int] = [:]
@@ -22,6 +24,17 @@ public struct ExtensionRegistry: Sendable, Hashable {
             for category in manifest.categories { index[category] = i }
         }
         byCategory = index
+        self.everyCategory = everyCategory
+    }
+
+    /// A registry of one content extension that presents every notification of its app, whatever
+    /// its category — those the app declares, those registered at run time, and none — in place of
+    /// the default card. Its ``ExtensionManifest/categories`` are not looked at.
+    ///
+    /// Not something an `Info.plist` can ask for (Apple has no such key): it is for a built-in
+    /// app whose categories are made as its notifications come, made in code.
+    package init(presentingEveryCategory manifest: ExtensionManifest) {
+        self.init(checked: [manifest], everyCategory: manifest.point == .content ? 0 : nil)
     }
 
     /// A registry of these manifests.
@@ -66,7 +79,7 @@ public struct ExtensionRegistry: Sendable, Hashable {
 
     /// The content extension that presents `category`, or `nil` for the default card.
     public func contentExtension(for category: String) -> ExtensionManifest? {
-        byCategory[category].map { extensions[$0] }
+        (byCategory[category] ?? everyCategory).map { extensions[$0] }
     }
 
     /// Loads every `*.appex` bundle in `folder`.

@@ -1,0 +1,61 @@
+package import Notiplay
+package import NotiplayCore
+import NotiplayFreedesktop
+package import NotiplayViews
+
+/// The card of a freedesktop notification that no registered app claims: the content extension
+/// of ``FreedesktopApp``, for every category.
+///
+/// Its manifest (``FreedesktopApp/manifest``) sets `UNNotificationExtensionOverridesDefaultTitle`
+/// and `UNNotificationExtensionDefaultContentHidden`: the header is the client's `app_name` (the
+/// payload's `freedesktop.app`) and the extension draws the content itself, because the card's
+/// default content has no styles. Top to bottom, the view shows
+///
+/// - the sound attachment (the first audio attachment) as the default card does: its name after a
+///   `.default` play/pause button, which starts on ▶, and a progress row (``AudioAttachmentRows``);
+/// - the title, in bold;
+/// - the body with its markup's styles, wrapped (``FreedesktopCardContent``);
+/// - `image: PATH`, dim, for an `image-path` hint (listed, not drawn).
+///
+/// A notification without a `freedesktop` object is drawn as the default card draws it, under
+/// the app's own name.
+package final class FreedesktopCardExtension: TerminalViewController, UNNotificationContentExtensionMediaControl {
+    /// The name it is registered under.
+    package nonisolated static let typeName = "FreedesktopCardExtension"
+
+    private lazy var audio: AudioAttachmentRows = {
+        let audio = AudioAttachmentRows(owner: self)
+        audio.onChange = { [weak self] in self?.redraw() }
+        return audio
+    }()
+    /// What shows under the sound rows.
+    private var content: [any ViewElement] = []
+
+    package var mediaPlayPauseButtonType: UNNotificationContentExtensionMediaPlayPauseButtonType { audio.buttonType }
+
+    package var mediaPlayPauseButtonFrame: Rect { AudioAttachmentRows.buttonFrame }
+
+    package func didReceive(_ notification: UNNotification) {
+        let received = notification.request.content
+        if let extras = FreedesktopExtras(payload: received.userInfo) {
+            title = extras.app
+            content = FreedesktopCardContent.elements(received, extras: extras)
+        } else {
+            title = nil
+            content = FreedesktopCardContent.plainElements(received)
+        }
+        audio.receive(notification)
+    }
+
+    package func mediaPlay() {
+        audio.play()
+    }
+
+    package func mediaPause() {
+        audio.pause()
+    }
+
+    private func redraw() {
+        view.elements = audio.rows + content
+    }
+}
