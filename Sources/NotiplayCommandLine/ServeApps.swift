@@ -25,13 +25,15 @@ enum ServeApps {
         return names.filter { $0.hasSuffix(".app.json") && !$0.hasPrefix(".") }.sorted().map { folder + "/" + $0 }
     }
 
-    /// Loads the apps; a file that cannot be read or is not a valid app file ends the command.
-    static func load(files: [String]) throws -> [CenterService.App] {
-        var apps = [CenterService.App(definition: .standard, registry: .empty)]
+    /// Loads the apps, after the built-in `notiplay` app and `builtIn` ones; a file that cannot
+    /// be read or is not a valid app file ends the command.
+    static func load(files: [String], builtIn: [CenterService.App] = []) throws -> [CenterService.App] {
+        var apps = [CenterService.App(definition: .standard, registry: .empty)] + builtIn
+        let builtInNames = Set(apps.map(\.definition.name))
         for file in try files + folderFiles() {
             let app = try load(file)
             if let taken = apps.first(where: { $0.definition.name == app.definition.name }) {
-                let other = taken.definition.name == AppDefinition.standard.name ? "the built-in app" : "another app file"
+                let other = builtInNames.contains(taken.definition.name) ? "the built-in app" : "another app file"
                 Diagnostics.shared.report(
                     "warning: \(TerminalText.clean(file)): left out: \(other) is named \"\(TerminalText.clean(app.definition.name))\" already")
                 continue

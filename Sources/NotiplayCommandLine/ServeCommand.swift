@@ -84,7 +84,7 @@ struct ServeCommand: AsyncParsableCommand {
         // fails (and is dropped) instead of killing the server between storing a notification
         // and answering its sender.
         Posix.setDisposition(.ignore, for: SignalNumber.brokenPipe)
-        let apps = try ServeApps.load(files: app)
+        let apps = try ServeApps.load(files: app, builtIn: freedesktop ? [FreedesktopApp.app()] : [])
         let time: CenterTime = clock == .virtual ? .virtual(startingAt: start?.date ?? Date()) : .system
         let store: CenterStore
         do { store = try CenterStore.open(folder: CenterPlaces.storeFolder, now: { time.now }) } catch {
@@ -117,8 +117,10 @@ struct ServeCommand: AsyncParsableCommand {
     ) async -> Int32 {
         var configuration = PresentationSession.Configuration()
         configuration.environment = hostEnvironment()
+        var types = NotiplayCLI.types
+        if freedesktop != nil { FreedesktopApp.register(in: &types) }
         let service = CenterService(
-            store: store, apps: apps, types: NotiplayCLI.types, engine: engine, configuration: configuration, time: time)
+            store: store, apps: apps, types: types, engine: engine, configuration: configuration, time: time)
         service.deniedApps = denied
         service.arrivalSounds = ArrivalSoundPlayer(engine: sounds.engine, resolver: sounds.resolver)
         service.retention = retention

@@ -44,8 +44,8 @@ package final class FreedesktopBridge {
     package var onWarning: (@MainActor (UInt32, Diagnostic) -> Void)?
 
     /// The app notifications are presented for when their `desktop-entry` names no registered
-    /// app.
-    package var defaultApp = AppDefinition.standard.name
+    /// app: ``FreedesktopApp``, which `serve` adds to the center's apps.
+    package var defaultApp = FreedesktopApp.name
 
     /// A bridge for `service`.
     package init(service: CenterService, mapping: FreedesktopMapping, version: String) {

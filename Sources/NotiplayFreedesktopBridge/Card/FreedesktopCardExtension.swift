@@ -19,7 +19,9 @@ package import NotiplayViews
 ///
 /// A notification without a `freedesktop` object is drawn as the default card draws it, under
 /// the app's own name.
-package final class FreedesktopCardExtension: TerminalViewController, UNNotificationContentExtensionMediaControl {
+package final class FreedesktopCardExtension: TerminalViewController, UNNotificationContentExtensionMediaControl,
+    UNNotificationContentExtensionResponseHandling
+{
     /// The name it is registered under.
     package nonisolated static let typeName = "FreedesktopCardExtension"
 
@@ -30,6 +32,8 @@ package final class FreedesktopCardExtension: TerminalViewController, UNNotifica
     }()
     /// What shows under the sound rows.
     private var content: [any ViewElement] = []
+    /// The `resident` hint: choosing an action leaves the card open.
+    private var resident = false
 
     package var mediaPlayPauseButtonType: UNNotificationContentExtensionMediaPlayPauseButtonType { audio.buttonType }
 
@@ -39,12 +43,23 @@ package final class FreedesktopCardExtension: TerminalViewController, UNNotifica
         let received = notification.request.content
         if let extras = FreedesktopExtras(payload: received.userInfo) {
             title = extras.app
+            resident = extras.resident
             content = FreedesktopCardContent.elements(received, extras: extras)
         } else {
             title = nil
+            resident = false
             content = FreedesktopCardContent.plainElements(received)
         }
         audio.receive(notification)
+    }
+
+    /// An action chosen: the card stays when the notification is resident (the server has
+    /// already told the client which action), else it closes and the action goes on.
+    package func didReceive(
+        _ response: any UNNotificationResponse,
+        completionHandler completion: @escaping (UNNotificationContentExtensionResponseOption) -> Void
+    ) {
+        completion(resident ? .doNotDismiss : .dismissAndForwardAction)
     }
 
     package func mediaPlay() {
