@@ -151,11 +151,11 @@ final class FreedesktopFixture: Sendable {
 
     /// Starts `notiplay serve --headless --events jsonl --freedesktop ARGUMENTS`, reading keys from
     /// the fixture's FIFO (or `/dev/null` when `keys` is false); with `mergingErrors` its standard
-    /// error goes to its standard output too. Returns once it showed its empty deck (the bus name
-    /// is taken before that) unless `waitingUntilReady` is false.
+    /// error goes to its standard output too. Returns once it showed its first card (the bus name
+    /// is taken before that).
     func startServer(
         _ arguments: [String] = ["--audio", "null"], environment: [String: String]? = nil, keys: Bool = true,
-        mergingErrors: Bool = false, waitingUntilReady: Bool = true
+        mergingErrors: Bool = false
     ) async throws -> ChildProcess {
         let script = "input=$1; shift; exec \"$0\" \"$@\" < \"$input\"" + (mergingErrors ? " 2>&1" : "")
         let server = track(ChildProcess(
@@ -163,7 +163,8 @@ final class FreedesktopFixture: Sendable {
             ["-c", script, try E2E.binary(), keys ? keysPath : "/dev/null", "serve", "--headless", "--events", "jsonl", "--freedesktop"]
                 + arguments, environment: environment ?? self.environment))
         try await server.start()
-        if waitingUntilReady, await !server.until(["\"event\":\"shown\"", "\"identifier\":null"]) {
+        // The first card shown (the empty deck, or a notification restored from the store).
+        if await !server.until(["\"event\":\"shown\""]) {
             server.send(SIGKILL)
             let ended = try? await server.finish(timeout: 30)
             try #require(Bool(false), "the server did not start: \(ended?.description ?? server.stdoutText)")

@@ -65,7 +65,8 @@ struct FreedesktopTests {
             let second = try await fixture.notifySend("-p", "-r", "1", "Build done")
             #expect(second.status == 0 && second.stdoutText == "1\n", "\(second)")
             #expect(await server.untilEvent("shown", id: 1, count: 2), "the replacement was not shown: \(server.stdoutText)")
-            #expect(try await fixture.listed() == ["freedesktop-1": "Build done"])
+            let listed = try await fixture.listed()
+            #expect(listed == ["freedesktop-1": "Build done"], "listed: \(listed)")
             // A marker: the only NotificationClosed is the one CloseNotification causes.
             let closed = try await fixture.gdbusCall("CloseNotification", "1")
             #expect(closed.status == 0 && closed.stdoutText == "()\n", "\(closed)")
@@ -123,7 +124,8 @@ struct FreedesktopTests {
             let removed = try await fixture.notiplay("remove", "freedesktop-2")
             #expect(removed.status == 0, "\(removed)")
             #expect(await monitor.until([closedLine(2, 3)]), "\(monitor.stdoutText)")
-            #expect(try await fixture.listed().isEmpty)
+            let listed = try await fixture.listed()
+            #expect(listed.isEmpty, "listed: \(listed)")
 
             let waiting = try await fixture.startNotifySend("--wait", "Dismiss me")
             #expect(await server.untilEvent("shown", id: 3), "\(server.stdoutText)")
