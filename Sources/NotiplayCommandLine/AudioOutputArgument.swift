@@ -52,6 +52,13 @@ enum AudioOutputArgument: Equatable {
         }
     }
 
+    /// The output of the server's second engine, for arrival sounds: this one, but the null
+    /// output instead of a capture file, which holds the cards' media alone (two engines
+    /// writing one file would interleave their samples).
+    var arrivalSounds: AudioOutputArgument {
+        if case .pcm = self { .null } else { self }
+    }
+
     /// The engine's output; for `pcm:PATH`, checks that the capture file can be written.
     func output(untimed: Bool) throws(NotiplayError) -> AudioOutput {
         switch self {

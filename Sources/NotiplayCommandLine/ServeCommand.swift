@@ -93,7 +93,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let engine = try output.audio.startEngine(untimed: output.untimed)
         // Arrival sounds play on an engine of their own: a sound never unloads the card's media.
-        let soundEngine = try output.audio.startEngine(untimed: output.untimed)
+        let soundEngine = try output.audio.arrivalSounds.startEngine(untimed: output.untimed)
         let folders = Dictionary(apps.map { ($0.definition.name, $0.soundsFolder) }, uniquingKeysWith: { first, _ in first })
         let resolver = ArrivalSoundResolver(
             dataDirectories: ArrivalSoundResolver.dataDirectories(xdgDataDirs: processEnvironment["XDG_DATA_DIRS"]),

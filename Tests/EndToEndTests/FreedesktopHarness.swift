@@ -321,3 +321,9 @@ extension ChildProcess {
         await until(["\"event\":\"\(event)\"", "\"identifier\":\"freedesktop-\(id)\""] + more, count: count)
     }
 }
+
+/// The start of `ActivationToken (uint32 ID, 'TOKEN')` as `gdbus monitor` prints it: up to the
+/// token's opening quote.
+func tokenPrefix(_ id: Int) -> String {
+    "\(FreedesktopTools.objectPath): \(FreedesktopTools.busName).ActivationToken (uint32 \(id), 'notiplay-\(id)-"
+}

@@ -102,7 +102,7 @@ extension FreedesktopTests {
         }
     }
 
-    @Test("A hint of the wrong variant type (urgency <\"high\">): a card, and a warning event naming the hint (pending: warning events)")
+    @Test("A hint of the wrong variant type (urgency <\"high\">): a card, and a warning event naming the hint")
     func wrongHintType() async throws {
         try await withFreedesktop { fixture, server in
             let sent = try await fixture.gdbusCall("Notify", "app", "0", "", "Urgent?", "", "[]", "{'urgency': <'high'>}", "-1")
@@ -115,7 +115,7 @@ extension FreedesktopTests {
     }
 
     @Test(
-        "A sound-file that is not a regular local audio file: a card without sound, a warning (pending: warning events), never a hang",
+        "A sound-file that is not a regular local audio file: a card without sound, a warning, never a hang",
         arguments: BadSoundFile.allCases)
     func badSoundFile(_ bad: BadSoundFile) async throws {
         try await withFreedesktop { fixture, server in
