@@ -210,7 +210,7 @@ let package = Package(
                 "NotiplayFreedesktopBridge", "Notiplay", "NotiplayCenter", "NotiplayPlayback", "NotiplayViews",
             ]
         ),
-        .testTarget(name: "EndToEndTests", dependencies: ["NotiplayCore", "NotiplayTestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["NotiplayCore", "NotiplayDBus", "NotiplayTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import NotiplayTestSupport
+import NotiplayDBus
 import Testing
 
 #if canImport(Glibc)
@@ -168,6 +169,36 @@ extension FreedesktopTests {
             let listed = try await fixture.listed()
             #expect(listed.count == 1_001, "\(listed.count) listed")
             #expect(await server.untilEvent("arrived", id: 1_001), "\(server.stdoutText.suffix(2_000))")
+        }
+    }
+
+    @Test("1,000 Notify calls sent at once on one connection: every one answered with its own id; another client is answered meanwhile")
+    func thousandCallsOneClient() async throws {
+        try await withFreedesktop { fixture, server in
+            let address = fixture.bus.address
+            let client = try DBusClient(address: address)
+            var serials: [UInt32] = []
+            for number in 1...1_000 {
+                serials.append(try client.send(DBusCall(
+                    destination: FreedesktopTools.busName, path: FreedesktopTools.objectPath, interface: FreedesktopTools.busName,
+                    member: "Notify",
+                    arguments: [.string("flood"), .uint32(0), .string(""), .string("call \(number)"), .string(""), .strings([]), .variants([:]), .int32(-1)])))
+            }
+            // Another client, while the thousand are being answered.
+            #expect(try await fixture.serverAnswers())
+            let replies = try await Task.detached {
+                var ids: [UInt32: UInt32] = [:]
+                // A hang guard on a loaded 2-core machine, not a bound: each reply waits at most this.
+                while ids.count < 1_000, let received = try client.receive(timeout: .seconds(60)) {
+                    if case .reply(let serial, let values) = received, case .uint32(let id)? = values.first { ids[serial] = id }
+                    if case .error(let serial, let failure) = received { Issue.record("call \(serial): \(failure)") }
+                }
+                return ids
+            }.value
+            #expect(Set(replies.keys) == Set(serials), "\(replies.count) of 1,000 answered")
+            #expect(Set(replies.values).count == 1_000 && !replies.values.contains(0), "ids repeat or are 0")
+            #expect(await server.untilEvent("arrived", id: 1_000), "\(server.stdoutText.suffix(2_000))")
+            #expect(try await fixture.serverAnswers())
         }
     }
 }
