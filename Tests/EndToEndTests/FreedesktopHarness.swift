@@ -41,24 +41,7 @@ final class TestBus: Sendable {
     static func start(in folder: URL) async throws -> TestBus {
         let daemonPath = try #require(FreedesktopTools.dbusDaemon, "dbus-daemon is not installed")
         let configuration = folder.appendingPathComponent("bus.conf")
-        try """
-        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-        <busconfig>
-          <type>session</type>
-          <listen>unix:dir=\(folder.path)</listen>
-          <auth>EXTERNAL</auth>
-          <policy context="default">
-            <allow own="*"/>
-            <allow send_destination="*"/>
-            <allow receive_sender="*"/>
-          </policy>
-          <limit name="max_replies_per_connection">50000</limit>
-          <limit name="max_match_rules_per_connection">50000</limit>
-          <limit name="max_connections_per_user">10000</limit>
-          <limit name="max_completed_connections">10000</limit>
-        </busconfig>
-        """.write(to: configuration, atomically: true, encoding: .utf8)
+        try TestBusConfiguration.text(listeningIn: folder.path).write(to: configuration, atomically: true, encoding: .utf8)
         let daemon = ChildProcess(daemonPath, ["--config-file=\(configuration.path)", "--nofork", "--print-address"])
         try await daemon.start()
         // Signal 0 sends nothing: this waits for the address's line.

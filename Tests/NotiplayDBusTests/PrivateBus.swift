@@ -25,25 +25,7 @@ final class PrivateBus: Sendable {
     static func start() async throws -> PrivateBus {
         let folder = try TestMedia.scratch()
         let configuration = folder.appendingPathComponent("bus.conf")
-        try """
-        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-        <busconfig>
-          <type>session</type>
-          <listen>unix:dir=\(folder.path)</listen>
-          <auth>EXTERNAL</auth>
-          <policy context="default">
-            <allow send_destination="*" eavesdrop="true"/>
-            <allow eavesdrop="true"/>
-            <allow own="*"/>
-          </policy>
-          <limit name="max_incoming_bytes">1000000000</limit>
-          <limit name="max_outgoing_bytes">1000000000</limit>
-          <limit name="max_message_size">1000000000</limit>
-          <limit name="max_replies_per_connection">50000</limit>
-          <limit name="max_match_rules_per_connection">50000</limit>
-        </busconfig>
-        """.write(to: configuration, atomically: true, encoding: .utf8)
+        try TestBusConfiguration.text(listeningIn: folder.path).write(to: configuration, atomically: true, encoding: .utf8)
         let daemon = await TestChild.start(
             "/usr/bin/dbus-daemon", ["--config-file=\(configuration.path)", "--print-address", "--nofork"])
         // Signal 0 is kill(2)'s null signal: nothing is sent, the wait is for the line.
