@@ -150,15 +150,15 @@ package final class FreedesktopBridge {
             }
             let incoming = IncomingNotification(
                 identifier: mapped.identifier, app: app, payload: presented.payload,
-                categoryIdentifier: presented.category?.identifier ?? presented.categoryIdentifier,
+                categoryIdentifier: presented.categoryIdentifier,
                 attachments: try CenterService.incoming(mapped.attachments), sender: call.sender)
             _ = try service.receive(incoming)
         } catch {
+            // Nothing stored: everything goes back to how it was.
             extras[assignment.id] = previous
-            if previous == nil {
-                ids.release(assignment.id)
-                transient.remove(mapped.identifier)
-            }
+            service.cancelPlayOnArrival(mapped.identifier)
+            if previous?.transient == true { transient.insert(mapped.identifier) } else { transient.remove(mapped.identifier) }
+            if previous == nil { ids.release(assignment.id) }
             respond(.error(.failed("the notification could not be stored: \(error)")))
             return
         }

@@ -11,6 +11,11 @@ extension CenterService {
         autoPlay.insert(identifier)
     }
 
+    /// Takes back ``playOnArrival(_:)`` for `identifier` (its arrival was refused).
+    package func cancelPlayOnArrival(_ identifier: String) {
+        autoPlay.remove(identifier)
+    }
+
     /// Shows the card of `identifier`, which just arrived, and starts its media, unless other
     /// media is playing. Returns whether it did (the arrival then needs nothing else).
     func startsMediaOnArrival(_ identifier: String) -> Bool {
