@@ -9,7 +9,7 @@ import Notiplay
 func centerAddBenchmark(count: Int) async -> [String] {
     let clock = ContinuousClock()
     let center = UNUserNotificationCenter.current()
-    var content = UNMutableNotificationContent()
+    let content = UNMutableNotificationContent()
     content.title = "Benchmark"
     content.body = "an add, timed"
     content.userInfo = ["customNumber": 33]

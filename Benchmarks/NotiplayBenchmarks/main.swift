@@ -205,7 +205,7 @@ if !payloadOnly {
 @MainActor
 func runtimeLatencies(engine: MPVEngine, file: AudioFile) async throws -> ([Double], [Double]) {
     let attachment = try AttachmentValidator().validate(file.path)
-    var content = UNMutableNotificationContent()
+    let content = UNMutableNotificationContent()
     content.title = "Bench"
     content.attachments = [attachment]
     let notification = UNNotification(
@@ -240,7 +240,7 @@ func runtimeLatencies(engine: MPVEngine, file: AudioFile) async throws -> ([Doub
 @MainActor
 func keyToFrame(engine: MPVEngine, file: AudioFile) async throws -> [Double] {
     let attachment = try AttachmentValidator().validate(file.path)
-    var content = UNMutableNotificationContent()
+    let content = UNMutableNotificationContent()
     content.title = "Bench"
     content.body = "A voice memo"
     content.attachments = [attachment]

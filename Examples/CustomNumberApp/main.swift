@@ -20,7 +20,7 @@ center.requestAuthorization(options: options) { (authorized, error) in
         center.setNotificationCategories([category])
 
         let trigger = UNTimeIntervalNotificationTrigger(timeInterval: 30, repeats: false)
-        var content = UNMutableNotificationContent()
+        let content = UNMutableNotificationContent()
         content.categoryIdentifier = categoryId
         content.title = "Notification Title"
         content.subtitle = "Notification Subtitle"

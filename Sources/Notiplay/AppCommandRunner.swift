@@ -97,7 +97,7 @@ struct AppCommandRunner {
             variables["NOTIPLAY_URL"] = url
             json.append(("url", .string(url)))
         }
-        json.append(("userInfo", .object(content.userInfo)))
+        json.append(("userInfo", .object(content.jsonUserInfo)))
         variables["NOTIPLAY_RESPONSE"] = JSONValue.object(JSONObject(json)).jsonText
         return variables
     }

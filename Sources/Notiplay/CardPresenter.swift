@@ -1,10 +1,6 @@
+import Foundation
 import NotiplayCore
 import NotiplayViews
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 
 /// The card: the notification shown, the extension presenting it, its action buttons, whether it
 /// was closed, and its media button (``MediaButton``). It records what happens to them.
@@ -100,11 +96,34 @@ final class CardPresenter {
         button = MediaButton()
         actions = app.category(content.categoryIdentifier)?.actions ?? []
         controller.extensionContext = context
+        updateBounds()
         controller.view.onChange = { [weak self] in self?.onChange?() }
         checkAttachments(content)
+        controller.viewDidLoad()
         log.record(received(notification, redelivery: false))
         controller.didReceive(notification)
+        controller.viewWillAppear(false)
+        controller.viewDidAppear(false)
         updateButton(force: true)
+    }
+
+    /// How wide the card is drawn, in columns; the view's bounds follow it.
+    var cardColumns = 60 {
+        didSet { if cardColumns != oldValue { updateBounds() } }
+    }
+
+    /// Sets the view's bounds in points: the card's content width, and the height its rows will
+    /// have (the preferred height, else the manifest's ratio of the width, else the width).
+    private func updateBounds() {
+        guard let controller else { return }
+        let width = CGFloat(max(1, cardColumns - 4)) * PointsPerCell.width
+        var height = controller.preferredContentSize.height
+        if !(height.isFinite && height > 0) {
+            let ratio = manifest?.initialContentSizeRatio ?? 1
+            height = width * CGFloat(ratio.isFinite && ratio > 0 ? ratio : 1)
+        }
+        height = min(height, CGFloat(CardLayout.maximumViewRows) * PointsPerCell.height)
+        controller.view.bounds = CGRect(x: 0, y: 0, width: width, height: height)
     }
 
     private func received(_ notification: UNNotification, redelivery: Bool) -> PresentationEvent {
@@ -135,9 +154,13 @@ final class CardPresenter {
         return true
     }
 
-    /// Lets the extension go: its context no longer reaches the session.
+    /// Lets the extension go: it hears that its view disappears, and its context no longer
+    /// reaches the session.
     func detach() {
-        controller?.extensionContext?.session = nil
+        guard let controller, controller.extensionContext?.session != nil else { return }
+        controller.viewWillDisappear(false)
+        controller.viewDidDisappear(false)
+        controller.extensionContext?.session = nil
     }
 
     /// The extension replaced the action buttons.
@@ -149,15 +172,13 @@ final class CardPresenter {
 
     // MARK: The media button
 
-    private var mediaControl: (any UNNotificationContentExtensionMediaControl)? {
-        controller as? any UNNotificationContentExtensionMediaControl
-    }
-
-    /// The button type, `.none` when the extension has no media control, an empty frame, or its
-    /// media is gone.
+    /// The button type: `.none` when the extension sets none, its frame is empty, or its media is
+    /// gone.
     var buttonType: UNNotificationContentExtensionMediaPlayPauseButtonType {
-        guard let media = mediaControl, !mediaDisabled, !media.mediaPlayPauseButtonFrame.isEmpty else { return .none }
-        return media.mediaPlayPauseButtonType
+        guard let controller, !mediaDisabled, !Rect(points: controller.mediaPlayPauseButtonFrame).isEmpty else {
+            return .none
+        }
+        return controller.mediaPlayPauseButtonType
     }
 
     /// What the button shows.
@@ -188,7 +209,7 @@ final class CardPresenter {
 
     /// The media button: the extension is asked to play or to pause.
     func pressButton() {
-        guard let media = mediaControl, buttonType != .none else { return }
+        guard let media = controller, buttonType != .none else { return }
         switch button.press() {
         case .pause:
             log.record(.mediaPause)

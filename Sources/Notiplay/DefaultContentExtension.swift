@@ -1,10 +1,11 @@
+public import Foundation
 import NotiplayCore
 import NotiplayViews
 /// The built-in card for notifications no extension claims: the title, subtitle and body (drawn
 /// by the card as default content), the actions, and for the first audio attachment a `.default`
 /// play button with position and duration (``AudioAttachmentRows``). It is an extension like any
 /// other and emits the same events.
-public final class DefaultContentExtension: TerminalViewController, UNNotificationContentExtensionMediaControl {
+public final class DefaultContentExtension: TerminalViewController, UNNotificationContentExtension {
     /// The name it is registered under.
     public nonisolated static let typeName = "DefaultContentExtension"
 
@@ -19,7 +20,7 @@ public final class DefaultContentExtension: TerminalViewController, UNNotificati
 
     public var mediaPlayPauseButtonType: UNNotificationContentExtensionMediaPlayPauseButtonType { audio.buttonType }
 
-    public var mediaPlayPauseButtonFrame: Rect { AudioAttachmentRows.buttonFrame }
+    public var mediaPlayPauseButtonFrame: CGRect { CGRect(cells: AudioAttachmentRows.buttonFrame) }
 
     public func didReceive(_ notification: UNNotification) {
         audio.receive(notification)

@@ -25,8 +25,8 @@
 
 @_exported import struct NotiplayCore.UNNotification
 @_exported import struct NotiplayCore.UNNotificationRequest
-@_exported import struct NotiplayCore.UNNotificationContent
-@_exported import struct NotiplayCore.UNMutableNotificationContent
+@_exported import class NotiplayCore.UNNotificationContent
+@_exported import class NotiplayCore.UNMutableNotificationContent
 @_exported import struct NotiplayCore.UNNotificationAttachment
 @_exported import struct NotiplayCore.UNNotificationAction
 @_exported import typealias NotiplayCore.UNTextInputNotificationAction
@@ -49,3 +49,4 @@
 @_exported import struct NotiplayCore.JSONObject
 @_exported import enum NotiplayCore.JSONScalar
 @_exported import struct NotiplayCore.NotiplayError
+

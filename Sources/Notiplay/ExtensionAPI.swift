@@ -1,11 +1,7 @@
 import NotiplayCore
 import NotiplayViews
 
-#if canImport(FoundationEssentials)
-public import FoundationEssentials
-#else
 public import Foundation
-#endif
 
 /// The play/pause button the runtime draws for an extension (Apple:
 /// `UNNotificationContentExtensionMediaPlayPauseButtonType`).
@@ -33,66 +29,111 @@ public enum UNNotificationContentExtensionResponseOption: String, Sendable, Hash
 /// A notification content extension: a view controller that draws a notification's card for the
 /// categories its `Info.plist` claims (Apple: `UNNotificationContentExtension`).
 ///
-/// Subclass ``TerminalViewController`` and adopt this protocol. Apple's optional members are split
-/// into two more protocols, so that the runtime can tell what an extension provides:
-/// ``UNNotificationContentExtensionResponseHandling`` (without it, every action is forwarded to
-/// the app) and ``UNNotificationContentExtensionMediaControl`` (without it, no media button).
+/// Subclass ``TerminalViewController`` and adopt this protocol, declared as on iOS:
+///
+/// ```swift
+/// class NotificationViewController: TerminalViewController, UNNotificationContentExtension {
+///     func didReceive(_ notification: UNNotification) { … }
+///     var mediaPlayPauseButtonType: UNNotificationContentExtensionMediaPlayPauseButtonType { .default }
+///     var mediaPlayPauseButtonFrame: CGRect { CGRect(x: 0, y: 0, width: 16, height: 16) }
+///     func mediaPlay() { player?.play() }
+///     func mediaPause() { player?.pause() }
+///     func didReceive(_ response: UNNotificationResponse,
+///                     completionHandler completion: @escaping (UNNotificationContentExtensionResponseOption) -> Void) { … }
+/// }
+/// ```
+///
+/// Only ``didReceive(_:)-(UNNotification)`` is required. Every other member is optional, as on
+/// iOS, and means what iOS makes of its absence:
+/// - no `didReceive(_:completionHandler:)` (nor its `async` form): every action goes on to the
+///   app and the card closes (`.dismissAndForwardAction`);
+/// - no `mediaPlayPauseButtonType`: `.none`; no `mediaPlayPauseButtonFrame`: an empty frame; with
+///   either, no media button is drawn and `mediaPlay()`/`mediaPause()` are never called;
+/// - no `mediaPlayPauseButtonTintColor`: the card's tint (`.systemBlue`).
+///
+/// A member written with a slightly different signature than the protocol's would silently not
+/// count; Swift warns about it ("nearly matches defaulted requirement"), so read those warnings.
 @MainActor
 public protocol UNNotificationContentExtension: AnyObject {
     /// Called on presentation, and again for each new notification of the same thread while the
     /// card is shown.
     func didReceive(_ notification: UNNotification)
-}
 
-/// An extension that handles the actions of its notifications itself.
-@MainActor
-public protocol UNNotificationContentExtensionResponseHandling: UNNotificationContentExtension {
     /// Called when a person chooses an action. Call `completion` once — now or later — with what
     /// should happen to the card; not calling it within the action time limit counts as
-    /// ``UNNotificationContentExtensionResponseOption/dismiss``.
+    /// ``UNNotificationContentExtensionResponseOption/dismiss``. Implementing it makes the
+    /// extension responsible for every action of its categories.
+    ///
+    /// The default implementation answers with the `async` form's answer.
     func didReceive(
         _ response: any UNNotificationResponse,
         completionHandler completion: @escaping (UNNotificationContentExtensionResponseOption) -> Void)
-}
 
-/// An extension that handles the actions of its notifications with Swift concurrency (Apple's
-/// `async` variant of `didReceive(_:completionHandler:)`).
-///
-/// ```swift
-/// func didReceive(_ response: UNNotificationResponse) async -> UNNotificationContentExtensionResponseOption {
-///     await store.complete(response.notification.request.identifier)
-///     return .doNotDismiss
-/// }
-/// ```
-///
-/// The same time limit applies: an answer that comes after it is ignored and logged, and the
-/// response counts as ``UNNotificationContentExtensionResponseOption/dismiss``. When an extension
-/// adopts both protocols, the runtime calls this one.
-@MainActor
-public protocol UNNotificationContentExtensionAsyncResponseHandling: UNNotificationContentExtension {
-    /// Called when a person chooses an action; returns what should happen to the card.
+    /// The Swift-concurrency form of ``didReceive(_:completionHandler:)``: returns what should
+    /// happen to the card. The same time limit applies; a later answer is ignored and logged.
+    ///
+    /// ```swift
+    /// func didReceive(_ response: UNNotificationResponse) async -> UNNotificationContentExtensionResponseOption {
+    ///     await store.complete(response.notification.request.identifier)
+    ///     return .doNotDismiss
+    /// }
+    /// ```
+    ///
+    /// The runtime calls the completion-handler form, whose default calls this one; the default
+    /// of this one forwards the action to the app and closes the card, as iOS does for an
+    /// extension that handles no actions.
     func didReceive(_ response: any UNNotificationResponse) async -> UNNotificationContentExtensionResponseOption
-}
 
-/// An extension with media: the runtime draws the play/pause button and calls ``mediaPlay()`` and
-/// ``mediaPause()``; the extension reports what really happens through its context's
-/// ``NSExtensionContext/mediaPlayingStarted()`` and ``NSExtensionContext/mediaPlayingPaused()``.
-@MainActor
-public protocol UNNotificationContentExtensionMediaControl: UNNotificationContentExtension {
-    /// The kind of button.
+    /// The kind of media button the runtime draws; `.none` by default.
     var mediaPlayPauseButtonType: UNNotificationContentExtensionMediaPlayPauseButtonType { get }
-    /// Where the button goes, in the view's cells; an empty frame means no button.
-    var mediaPlayPauseButtonFrame: Rect { get }
-    /// The button's colour.
-    var mediaPlayPauseButtonTintColor: TerminalColor { get }
-    /// Start the media: called by the runtime only.
+    /// Where the button goes, in points of the view (one cell is 8 × 16 points: ``PointsPerCell``);
+    /// an empty frame, the default, means no button.
+    var mediaPlayPauseButtonFrame: CGRect { get }
+    /// The button's colour; the card's tint by default.
+    var mediaPlayPauseButtonTintColor: UIColor { get }
+    /// Start the media: called by the runtime only, when the button is pressed.
     func mediaPlay()
-    /// Pause the media: called by the runtime only.
+    /// Pause the media: called by the runtime only, when the button is pressed.
     func mediaPause()
 }
 
-extension UNNotificationContentExtensionMediaControl {
-    public var mediaPlayPauseButtonTintColor: TerminalColor { .systemTint }
+extension UNNotificationContentExtension {
+    /// Answers with the `async` form's answer (by default: forward the action, close the card).
+    public func didReceive(
+        _ response: any UNNotificationResponse,
+        completionHandler completion: @escaping (UNNotificationContentExtensionResponseOption) -> Void
+    ) {
+        // Started at once: when the `async` form answers without suspending (the default does), the
+        // answer comes before this returns, as it would from a handler that calls `completion` itself.
+        Task.immediate { @MainActor in completion(await self.didReceive(response)) }
+    }
+
+    /// Forwards the action to the app and closes the card, as iOS does for an extension that
+    /// handles no actions.
+    public func didReceive(_ response: any UNNotificationResponse) async -> UNNotificationContentExtensionResponseOption {
+        UnhandledResponse.current?.wasUnhandled = true
+        return .dismissAndForwardAction
+    }
+
+    /// No media button.
+    public var mediaPlayPauseButtonType: UNNotificationContentExtensionMediaPlayPauseButtonType { .none }
+    /// An empty frame: no media button.
+    public var mediaPlayPauseButtonFrame: CGRect { .zero }
+    /// The card's tint.
+    public var mediaPlayPauseButtonTintColor: UIColor { .systemBlue }
+    /// Does nothing.
+    public func mediaPlay() {}
+    /// Does nothing.
+    public func mediaPause() {}
+}
+
+/// Set while the runtime hands a response to an extension: the default response handler marks
+/// it, so that the runtime reports the action as forwarded for want of a handler — as it is on iOS
+/// — rather than as the extension's answer.
+final class UnhandledResponse: @unchecked Sendable {
+    // `@unchecked`: made, marked and read on the main actor only; the task-local carries it there.
+    @TaskLocal static var current: UnhandledResponse?
+    var wasUnhandled = false
 }
 
 /// The base of every content extension: a view of terminal cells, with the sizing and title the
@@ -101,9 +142,10 @@ extension UNNotificationContentExtensionMediaControl {
 open class TerminalViewController {
     /// The extension's view.
     public let view = TerminalView()
-    /// The height the view wants, in rows (the width is ignored, as on iOS); zero keeps the
-    /// height from `UNNotificationExtensionInitialContentSizeRatio`.
-    public var preferredContentSize = Size.zero {
+    /// The size the view wants, in points (one row is 16 points: ``PointsPerCell``); only the
+    /// height counts (the width is ignored, as on iOS). Zero keeps the height from
+    /// `UNNotificationExtensionInitialContentSizeRatio`.
+    public var preferredContentSize = CGSize.zero {
         didSet { extensionContext?.session?.contentChanged() }
     }
     /// The card's title when the manifest sets `UNNotificationExtensionOverridesDefaultTitle`.
@@ -115,6 +157,23 @@ open class TerminalViewController {
 
     /// An extension is made by the runtime, with no arguments.
     public required init() {}
+
+    /// Called once, after the runtime made the extension and set its ``extensionContext`` and
+    /// ``TerminalView/bounds``, before the first ``UNNotificationContentExtension/didReceive(_:)``
+    /// (Apple: `viewDidLoad()`). Does nothing by default; call `super.viewDidLoad()` as on iOS.
+    open func viewDidLoad() {}
+
+    /// Called before the card first shows, after the first `didReceive(_:)`. Does nothing by default.
+    open func viewWillAppear(_ animated: Bool) {}
+
+    /// Called when the card first shows. Does nothing by default.
+    open func viewDidAppear(_ animated: Bool) {}
+
+    /// Called when the card is about to close. Does nothing by default.
+    open func viewWillDisappear(_ animated: Bool) {}
+
+    /// Called when the card has closed. Does nothing by default.
+    open func viewDidDisappear(_ animated: Bool) {}
 }
 
 /// The content of an extension's view: elements of the view toolkit, top to bottom.
@@ -130,6 +189,11 @@ open class TerminalViewController {
 /// Text is cleaned of control characters and escape sequences when it is drawn.
 @MainActor
 public final class TerminalView {
+    /// The view's rectangle in points (one cell is 8 × 16 points: ``PointsPerCell``): as wide as
+    /// the card's content, as high as its rows. The runtime sets it before
+    /// ``TerminalViewController/viewDidLoad()`` and again when the card's width changes.
+    public internal(set) var bounds = CGRect(x: 0, y: 0, width: 352, height: 176)
+
     /// What the view shows, top to bottom.
     public var elements: [any ViewElement] = [] {
         didSet { onChange?() }
@@ -193,9 +257,15 @@ public final class NSExtensionContext {
         session?.dismiss(reason: .extension)
     }
 
-    /// Asks the app to open `url`; the app gets an open-URL event.
-    public func open(_ url: URL) {
-        session?.openURL(url)
+    /// Asks the app to open `url`; the app gets an open-URL event. `completionHandler` is told
+    /// whether it was passed on (`false` once the card has closed).
+    public func open(_ url: URL, completionHandler: ((Bool) -> Void)? = nil) {
+        guard let session, !session.isDismissed else {
+            completionHandler?(false)
+            return
+        }
+        session.openURL(url)
+        completionHandler?(true)
     }
 }
 

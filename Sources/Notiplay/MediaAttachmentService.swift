@@ -47,7 +47,7 @@ public final class MediaAttachmentService: UNNotificationServiceExtension {
         withContentHandler contentHandler: @escaping (UNNotificationContent) -> Void
     ) {
         let content = request.content
-        guard let value = content.userInfo[Self.payloadKey] else {
+        guard let value = content.jsonUserInfo[Self.payloadKey] else {
             contentHandler(content)
             return
         }
@@ -86,7 +86,7 @@ public final class MediaAttachmentService: UNNotificationServiceExtension {
         guard contentHandler != nil, let original else { return }
         switch result {
         case .success(let attachment):
-            var content = original.mutableCopy()
+            let content = UNMutableNotificationContent(original)
             content.attachments.append(attachment)
             deliver(content.content)
         case .failure(let error):

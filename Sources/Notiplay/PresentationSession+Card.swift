@@ -10,17 +10,20 @@ extension PresentationSession {
     /// What the card shows now, for ``CardLayout``.
     ///
     /// - Parameters:
+    ///   - width: The columns the card is drawn in, when the caller knows: the view's
+    ///     ``TerminalView/bounds`` follow it.
     ///   - now: The time the age is measured to.
     ///   - prompt: A text-input prompt being typed, shown under the actions.
     ///   - status: A notice shown dim at the bottom.
-    public func card(now: Date = .now, prompt: String? = nil, status: String? = nil) -> CardModel {
+    public func card(width: Int? = nil, now: Date = .now, prompt: String? = nil, status: String? = nil) -> CardModel {
+        if let width { presenter.cardColumns = width }
         guard let notification, let controller else { return CardModel(header: app.name) }
         let content = notification.request.content
         var header = app.name
         if manifest?.overridesDefaultTitle == true, let title = controller.title, !title.isEmpty { header = title }
         var card = CardModel(header: header, age: Self.age(from: notification.date, to: now))
         card.view = controller.view.elements
-        card.preferredRows = max(0, controller.preferredContentSize.height)
+        card.preferredRows = controller.preferredContentSize.rows
         card.contentSizeRatio = manifest?.initialContentSizeRatio
         if manifest?.defaultContentHidden != true {
             card.defaultContent = (content.title, content.subtitle, content.body)
@@ -34,10 +37,8 @@ extension PresentationSession {
         case .pause: card.button = .pause
         case .hidden: card.button = .overlayHidden
         }
-        if let media = controller as? any UNNotificationContentExtensionMediaControl {
-            card.buttonFrame = media.mediaPlayPauseButtonFrame
-            card.buttonTint = media.mediaPlayPauseButtonTintColor
-        }
+        card.buttonFrame = Rect(points: controller.mediaPlayPauseButtonFrame)
+        card.buttonTint = controller.mediaPlayPauseButtonTintColor.terminalColor
         card.prompt = prompt
         card.status = status
         return card

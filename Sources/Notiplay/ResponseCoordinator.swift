@@ -32,7 +32,7 @@ final class ResponseCoordinator {
     /// A person chose `action` on the card showing `notification`, presented by `controller`;
     /// `text` answers a text-input action.
     func respond(
-        to action: UNNotificationAction, text: String?, notification: UNNotification, controller: AnyObject
+        to action: UNNotificationAction, text: String?, notification: UNNotification, controller: any UNNotificationContentExtension
     ) {
         let response: any UNNotificationResponse
         let typed: String?
@@ -45,13 +45,7 @@ final class ResponseCoordinator {
             response = UNNotificationActionResponse(notification: notification, actionIdentifier: action.identifier)
         }
         log.record(.action(identifier: action.identifier, text: typed))
-        let asyncHandler = controller as? any UNNotificationContentExtensionAsyncResponseHandling
-        let handler = controller as? any UNNotificationContentExtensionResponseHandling
-        guard asyncHandler != nil || handler != nil else {
-            outcomes?.forward(action.identifier, text: typed, url: nil)
-            outcomes?.dismiss(reason: .forwarded)
-            return
-        }
+        let unhandled = UnhandledResponse()
         let gate = CompletionGate()
         pending += 1
         let limit = self.limit
@@ -68,12 +62,18 @@ final class ResponseCoordinator {
         let complete: @MainActor (UNNotificationContentExtensionResponseOption) -> Void = { [weak self] option in
             guard let self else { return }
             guard gate.claim() else {
-                let what = asyncHandler != nil ? "answered after the time limit" : "called again"
-                self.log.record(.error("completion handler for \"\(action.identifier)\" \(what); ignored"))
+                self.log.record(.error("completion handler for \"\(action.identifier)\" called again or after the time limit; ignored"))
                 return
             }
             timer.cancel()
             self.pending -= 1
+            // The extension implements neither response handler: the action goes on to the app and
+            // the card closes, as on iOS; that is not an answer of the extension's.
+            if unhandled.wasUnhandled {
+                self.outcomes?.forward(action.identifier, text: typed, url: nil)
+                self.outcomes?.dismiss(reason: .forwarded)
+                return
+            }
             self.log.record(.response(option: option, identifier: action.identifier))
             switch option {
             case .doNotDismiss: break
@@ -83,10 +83,8 @@ final class ResponseCoordinator {
                 self.outcomes?.dismiss(reason: .response)
             }
         }
-        if let asyncHandler {
-            Task { @MainActor in complete(await asyncHandler.didReceive(response)) }
-        } else if let handler {
-            handler.didReceive(response) { option in complete(option) }
+        UnhandledResponse.$current.withValue(unhandled) {
+            controller.didReceive(response) { option in complete(option) }
         }
     }
 }

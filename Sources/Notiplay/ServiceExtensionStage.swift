@@ -106,7 +106,7 @@ package enum ServiceExtensionStage {
                 log.record(.service(extension: name, identifier: request.identifier, outcome: .skipped(reason: reason)))
                 return request
             }
-        } else if eligible, original.userInfo[MediaAttachmentService.payloadKey] != nil {
+        } else if eligible, original.jsonUserInfo[MediaAttachmentService.payloadKey] != nil {
             name = MediaAttachmentService.typeName
             typeName = MediaAttachmentService.typeName
         } else {
@@ -126,7 +126,7 @@ package enum ServiceExtensionStage {
             media.fetchTimeLimit = configuration.timeLimit + configuration.expiryGrace
         }
         let call = ServiceCall(name: name, log: log)
-        instance.didReceive(request) { content in call.handle(content) }
+        instance.didReceive(request) { content in call.handle(content.frozen) }
         var expired = false
         if await !call.wait(configuration.timeLimit, on: configuration.clock) {
             expired = true
@@ -175,7 +175,7 @@ package enum ServiceExtensionStage {
         log: EventLog
     ) -> UNNotificationContent {
         let validator = AttachmentValidator(limits: limits)
-        var edited = content.mutableCopy()
+        let edited = UNMutableNotificationContent(content)
         edited.attachments = content.attachments.compactMap { attachment in
             if original.attachments.contains(attachment) { return attachment }
             do throws(NotiplayError) {

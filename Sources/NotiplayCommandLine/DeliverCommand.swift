@@ -82,7 +82,7 @@ struct DeliverCommand: AsyncParsableCommand {
         let path = self.payload
         let payload: APNsPayload
         do { payload = try decoder.decodeFile(path) } catch { throw error.withCommandLineHints.notiplayError }
-        var content = payload.content.mutableCopy()
+        let content = UNMutableNotificationContent(payload.content)
         let validator = AttachmentValidator()
         for file in attach {
             content.attachments.append(try validator.validate(file))
@@ -107,7 +107,7 @@ struct DeliverCommand: AsyncParsableCommand {
         service.environment = configuration.environment
 
         let request = UNNotificationRequest(
-            identifier: Path.stem(path), content: UNNotificationContent(content), trigger: UNPushNotificationTrigger())
+            identifier: Path.stem(path), content: content, trigger: UNPushNotificationTrigger())
         service.payloadDirectory = Path.directory(of: path)
         let status = await Self.present(
             request, mutable: payload.mutableContent, service: service, app: app, registry: registry, engine: engine,

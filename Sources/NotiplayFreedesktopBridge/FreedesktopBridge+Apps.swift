@@ -24,10 +24,10 @@ extension FreedesktopBridge {
             return Presentation(payload: mapped.payloadJSON, category: mapped.category, categoryIdentifier: mapped.categoryIdentifier)
         }
         let identifier = mapped.extras.category.flatMap { claimed.contains($0) ? $0 : nil } ?? first
-        var content = mapped.content.mutableCopy()
+        let content = UNMutableNotificationContent(mapped.content)
         content.categoryIdentifier = identifier
         return Presentation(
-            payload: UNNotificationContent(content).payloadJSON,
+            payload: content.payloadJSON,
             category: mapped.extras.actions.category(identifier: identifier), categoryIdentifier: identifier)
     }
 }

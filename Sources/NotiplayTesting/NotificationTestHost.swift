@@ -191,13 +191,13 @@ public final class NotificationTestHost {
         do { payload = try PayloadDecoder(sizeLimit: PayloadDecoder.apnsLimit).decodeFile(path) } catch {
             throw error.notiplayError
         }
-        var content = payload.content.mutableCopy()
+        let content = UNMutableNotificationContent(payload.content)
         let validator = AttachmentValidator()
         for file in attachments { content.attachments.append(try validator.validate(file)) }
         var service = ServiceExtensionStage.Configuration(environment: session.configuration.environment)
         service.payloadDirectory = Path.directory(of: path)
         let request = UNNotificationRequest(
-            identifier: Path.stem(path), content: UNNotificationContent(content), trigger: UNPushNotificationTrigger())
+            identifier: Path.stem(path), content: content, trigger: UNPushNotificationTrigger())
         let final = await ServiceExtensionStage.run(
             request: request, payloadIsMutable: payload.mutableContent, registry: registry, types: types, log: log,
             configuration: service)

@@ -6,7 +6,7 @@ import Notiplay
 @preconcurrency import Glibc
 #endif
 
-var content = UNMutableNotificationContent()
+let content = UNMutableNotificationContent()
 content.title = "Probe"
 let request = UNNotificationRequest(identifier: "probe", content: content, trigger: nil)
 UNUserNotificationCenter.current().add(request) { error in

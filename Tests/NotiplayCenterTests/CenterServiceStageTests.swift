@@ -21,7 +21,7 @@ final class StampingService: UNNotificationServiceExtension {
     override func didReceive(
         _ request: UNNotificationRequest, withContentHandler contentHandler: @escaping (UNNotificationContent) -> Void
     ) {
-        var content = request.content.mutableCopy()
+        let content = UNMutableNotificationContent(request.content)
         content.title += " [stamped]"
         if let tone = try? UNNotificationAttachment(identifier: "tone.wav", url: URL(fileURLWithPath: TestMedia.path("tone-1s.wav"))) {
             content.attachments.append(tone)
@@ -84,7 +84,7 @@ extension RealEngine {
                 let payload = try PayloadDecoder(sizeLimit: nil).decode(Array(stored.payload.utf8))
                 #expect(payload.content.title == "Memo [stamped]")
                 #expect(payload.mutableContent == false)
-                #expect(payload.content.userInfo["from"] == .string("Sam"))
+                #expect(payload.content.jsonUserInfo["from"] == .string("Sam"))
                 #expect(stored.attachments.map(\.name) == ["tone.wav"])
                 let bytes = try Data(contentsOf: URL(fileURLWithPath: service.store.attachmentPath(for: stored.attachments[0])))
                 #expect(bytes == (try Data(contentsOf: URL(fileURLWithPath: TestMedia.path("tone-1s.wav")))))

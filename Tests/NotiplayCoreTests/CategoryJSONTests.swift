@@ -51,15 +51,15 @@ import Testing
 
     @Test("userInfo is written as Apple's dictionary literal: integers stay integers, members keep their order")
     func literals() {
-        var content = UNMutableNotificationContent()
-        content.userInfo = ["customNumber": 33, "ratio": 0.5, "urgent": true, "tags": ["a", "b"], "nested": ["k": "v"]]
-        #expect(content.userInfo["customNumber"] == .integer(33))
-        #expect(content.userInfo["customNumber"]?.intValue == 33)
-        #expect(content.userInfo["ratio"] == .number(0.5))
-        #expect(content.userInfo["urgent"] == .bool(true))
-        #expect(content.userInfo["tags"] == .array([.string("a"), .string("b")]))
-        #expect(content.userInfo["nested"]?["k"] == .string("v"))
-        #expect(content.userInfo.memberNames == ["customNumber", "ratio", "urgent", "tags", "nested"])
+        let content = UNMutableNotificationContent()
+        content.jsonUserInfo = ["customNumber": 33, "ratio": 0.5, "urgent": true, "tags": ["a", "b"], "nested": ["k": "v"]]
+        #expect(content.jsonUserInfo["customNumber"] == .integer(33))
+        #expect(content.jsonUserInfo["customNumber"]?.intValue == 33)
+        #expect(content.jsonUserInfo["ratio"] == .number(0.5))
+        #expect(content.jsonUserInfo["urgent"] == .bool(true))
+        #expect(content.jsonUserInfo["tags"] == .array([.string("a"), .string("b")]))
+        #expect(content.jsonUserInfo["nested"]?["k"] == .string("v"))
+        #expect(content.jsonUserInfo.memberNames == ["customNumber", "ratio", "urgent", "tags", "nested"])
         #expect(content.content.payloadJSON.hasPrefix(#"{"customNumber":33,"ratio":0.5"#))
     }
 }

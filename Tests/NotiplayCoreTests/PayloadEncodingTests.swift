@@ -18,27 +18,27 @@ import Testing
              "filter-criteria": "f", "mutable-content": 1},
              "custom": {"n": [1, 2.5, "three", null, true]}}
             """)
-        var edited = original.content.mutableCopy()
+        let edited = UNMutableNotificationContent(original.content)
         edited.title = "Edited \u{1F3B5} \"quoted\""
         edited.sound = UNNotificationSound(named: "ping.wav")
-        let content = UNNotificationContent(edited)
+        let content = edited.content
         let again = try decode(content.payloadJSON)
         #expect(again.content.title == "Edited \u{1F3B5} \"quoted\"")
         #expect(again.content.sound == UNNotificationSound(named: "ping.wav"))
         #expect(again.mutableContent == false)
-        var expected = content.mutableCopy()
-        expected.userInfo = again.content.userInfo
-        #expect(again.content == UNNotificationContent(expected))
-        #expect(again.content.userInfo["custom"] == original.content.userInfo["custom"])
-        #expect(again.content.userInfo["aps"]?["mutable-content"] == nil)
+        let expected = UNMutableNotificationContent(content)
+        expected.jsonUserInfo = again.content.jsonUserInfo
+        #expect(again.content == expected.content)
+        #expect(again.content.jsonUserInfo["custom"] == original.content.jsonUserInfo["custom"])
+        #expect(again.content.jsonUserInfo["aps"]?["mutable-content"] == nil)
     }
 
     @Test("a critical sound and the defaults: an empty alert stays absent, active is not written")
     func defaults() throws {
-        var content = UNMutableNotificationContent()
+        let content = UNMutableNotificationContent()
         content.body = "only a body"
         content.sound = .defaultCritical
-        let json = UNNotificationContent(content).payloadJSON
+        let json = content.content.payloadJSON
         #expect(json.contains("\"sound\":{\"critical\":1,\"name\":\"default\"}"), "\(json)")
         #expect(!json.contains("interruption-level"))
         let again = try decode(json)

@@ -48,10 +48,10 @@ import Foundation
         #expect(payload.mutableContent && payload.contentAvailable && payload.wantsServiceExtension)
         #expect(payload.simulatorTargetBundle == "com.example.nagme")
         // userInfo: the whole payload, aps included, the simulator key excluded; types kept.
-        #expect(c.userInfo.memberNames == ["aps", "table", "dishes"])
-        #expect(c.userInfo["table"] == .integer(4))
-        #expect(c.userInfo["table"]?.intValue == 4)
-        #expect(c.userInfo["dishes"] == .array([.string("soup"), .string("bread")]))
+        #expect(c.jsonUserInfo.memberNames == ["aps", "table", "dishes"])
+        #expect(c.jsonUserInfo["table"] == .integer(4))
+        #expect(c.jsonUserInfo["table"]?.intValue == 4)
+        #expect(c.jsonUserInfo["dishes"] == .array([.string("soup"), .string("bread")]))
         #expect(payload.warnings.isEmpty)
     }
 
@@ -232,8 +232,8 @@ import Foundation
             #expect(c.categoryIdentifier == category && c.threadIdentifier == thread)
             #expect(payload.mutableContent == mutable && c.interruptionLevel == level && c.relevanceScore == score)
             // Integral numbers come back as integers (JSON does not tell 1.0 from 1).
-            #expect(c.userInfo["custom"] == custom)
-            #expect(c.userInfo["aps"] == (try JSONParser.parse(JSONValue.object(aps).jsonText)))
+            #expect(c.jsonUserInfo["custom"] == custom)
+            #expect(c.jsonUserInfo["aps"] == (try JSONParser.parse(JSONValue.object(aps).jsonText)))
             #expect(payload.byteCount == json.utf8.count)
         }
     }

@@ -51,10 +51,10 @@ struct FreedesktopCardTests {
     static func notification(
         payload: String, identifier: String, attachments: [UNNotificationAttachment] = []
     ) throws -> UNNotification {
-        var content = try PayloadDecoder(sizeLimit: nil).decode(Array(payload.utf8)).content.mutableCopy()
+        let content = UNMutableNotificationContent(try PayloadDecoder(sizeLimit: nil).decode(Array(payload.utf8)).content)
         content.attachments = attachments
         let request = UNNotificationRequest(
-            identifier: identifier, content: UNNotificationContent(content), trigger: UNPushNotificationTrigger())
+            identifier: identifier, content: content.content, trigger: UNPushNotificationTrigger())
         return UNNotification(request: request, date: Date())
     }
 

@@ -23,7 +23,7 @@ import Testing
         #expect(mapped.appName == "make")
         #expect(mapped.keepsInHistory)
         #expect(mapped.categoryIdentifier == nil)
-        #expect(payload.content.userInfo["freedesktop"] == ["id": 12, "app": "make"])
+        #expect(payload.content.jsonUserInfo["freedesktop"] == ["id": 12, "app": "make"])
     }
 
     @Test func everythingRoundTrips() throws {
@@ -48,7 +48,7 @@ import Testing
         #expect(content.categoryIdentifier == "freedesktop.77")
         #expect(content.sound == .default)
 
-        let extras = try #require(FreedesktopExtras(payload: content.userInfo))
+        let extras = try #require(FreedesktopExtras(payload: content.jsonUserInfo))
         #expect(extras == mapped.extras)
         #expect(extras.id == 77)
         #expect(extras.app == "Thunderbird")
@@ -76,7 +76,7 @@ import Testing
         let mapped = mapping.map(FreedesktopNotify(summary: "Done", hints: ["sound-file": .string(chime)]), id: 5)
         let payload = try decode(mapped)
         #expect(payload.content.sound == nil)
-        let extras = try #require(FreedesktopExtras(payload: payload.content.userInfo))
+        let extras = try #require(FreedesktopExtras(payload: payload.content.jsonUserInfo))
         #expect(extras.sound?.hint == "sound-file")
         #expect(extras.sound?.file == mapped.attachments.first?.audioFile?.path)
     }
@@ -95,7 +95,7 @@ import Testing
         let payload = try decode(mapped)
         #expect(payload.content.title == "title\"\\")
         #expect(payload.content.body == "\"\\n")
-        #expect(FreedesktopExtras(payload: payload.content.userInfo)?.app == "\"},\"aps\":{}}")
+        #expect(FreedesktopExtras(payload: payload.content.jsonUserInfo)?.app == "\"},\"aps\":{}}")
         #expect(mapped.category?.actions.first?.identifier == "k\"ey")
         #expect(mapped.category?.actions.first?.title == "Lbel", "ESC a is a two-byte escape: both go")
     }
@@ -105,7 +105,7 @@ import Testing
         let mapped = mapping.map(FreedesktopNotify(summary: "big", body: body), id: 1)
         let payload = try decode(mapped)
         #expect(payload.content.body.hasPrefix("word word"))
-        #expect(FreedesktopExtras(payload: payload.content.userInfo)?.markup?.runs.count ?? 0 > 1000)
+        #expect(FreedesktopExtras(payload: payload.content.jsonUserInfo)?.markup?.runs.count ?? 0 > 1000)
     }
 
     @Test func extrasNeedAnID() {

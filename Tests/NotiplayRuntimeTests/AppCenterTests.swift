@@ -62,12 +62,12 @@ struct AppCenterTests {
 
     /// Seed 002's request.
     static func seedRequest() -> UNNotificationRequest {
-        var content = UNMutableNotificationContent()
+        let content = UNMutableNotificationContent()
         content.categoryIdentifier = "category"
         content.title = "Notification Title"
         content.subtitle = "Notification Subtitle"
         content.body = "Notification body text"
-        content.userInfo = ["customNumber": 33]
+        content.jsonUserInfo = ["customNumber": 33]
         let trigger = UNTimeIntervalNotificationTrigger(timeInterval: 30, repeats: false)
         return UNNotificationRequest(identifier: "extensionNotification", content: content, trigger: trigger)
     }
@@ -78,7 +78,7 @@ struct AppCenterTests {
         #expect(send.app == "custom-number" && send.identifier == "extensionNotification" && send.attachments.isEmpty)
         #expect(send.trigger == TriggerSpec(type: "timeInterval", timeInterval: 30, repeats: false))
         let payload = try PayloadDecoder().decode(Array(send.payload.utf8))
-        #expect(payload.content.userInfo["customNumber"] == .integer(33))
+        #expect(payload.content.jsonUserInfo["customNumber"] == .integer(33))
         #expect(payload.content.categoryIdentifier == "category" && payload.content.subtitle == "Notification Subtitle")
 
         var mine = NotificationSummary(identifier: "extensionNotification", app: "Custom Number", state: .pending, date: Date())
@@ -88,14 +88,14 @@ struct AppCenterTests {
         other.payload = send.payload
         let read = AppRequestCoding.requests(ListReply(notifications: [mine, other]), app: "custom-number")
         #expect(read.map(\.identifier) == ["extensionNotification"], "only the app's own")
-        #expect(read.first?.content.userInfo["customNumber"] == .integer(33) && read.first?.content.title == "Notification Title")
+        #expect(read.first?.content.jsonUserInfo["customNumber"] == .integer(33) && read.first?.content.title == "Notification Title")
         #expect(read.first?.trigger as? UNTimeIntervalNotificationTrigger == UNTimeIntervalNotificationTrigger(timeInterval: 30, repeats: false))
         #expect(AppRequestCoding.notifications(ListReply(notifications: [mine]), app: "custom-number").isEmpty, "pending is not delivered")
     }
 
     @Test("A request without a trigger is delivered now; its attachment's file travels with it")
     func attachments() throws {
-        var content = UNMutableNotificationContent()
+        let content = UNMutableNotificationContent()
         content.title = "Memo"
         content.attachments = [try UNNotificationAttachment(identifier: "", url: URL(fileURLWithPath: TestMedia.path("chime.wav")))]
         let send = try AppRequestCoding.send(UNNotificationRequest(identifier: "memo", content: content, trigger: nil), app: "a")

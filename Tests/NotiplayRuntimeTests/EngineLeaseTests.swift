@@ -63,11 +63,10 @@ final class SteeredEngine: PlaybackEngine, @unchecked Sendable {
 
 /// Makes a ``MediaPlayer`` for its first audio attachment in `didReceive(_:)` and counts what the
 /// player reports; removes its notification from the delivered ones when an action is chosen.
-class LeasePlayerExtension: TerminalViewController, UNNotificationContentExtensionMediaControl,
-    UNNotificationContentExtensionResponseHandling
+class LeasePlayerExtension: TerminalViewController, UNNotificationContentExtension
 {
     let mediaPlayPauseButtonType = UNNotificationContentExtensionMediaPlayPauseButtonType.default
-    let mediaPlayPauseButtonFrame = Rect(x: 0, y: 0, width: 2, height: 1)
+    let mediaPlayPauseButtonFrame = CGRect(cells: Rect(x: 0, y: 0, width: 2, height: 1))
     var player: MediaPlayer?
     var reports: [String] = []
     /// The notifications delivered, as the extension's notification center saw them at a response.
@@ -148,7 +147,7 @@ struct EngineLeaseTests {
     }
 
     func notification(_ id: String = "n1", category: String = "player", thread: String = "t") throws -> UNNotification {
-        var content = UNMutableNotificationContent()
+        let content = UNMutableNotificationContent()
         content.title = "Hello"
         content.categoryIdentifier = category
         content.threadIdentifier = thread

@@ -8,13 +8,13 @@ import Testing
 
 /// A content extension whose media button type and frame a test chooses; it records the
 /// runtime's calls and, like a real extension, reports playing when told to play.
-final class MediaExtension: TerminalViewController, UNNotificationContentExtensionMediaControl {
+final class MediaExtension: TerminalViewController, UNNotificationContentExtension {
     nonisolated(unsafe) static var nextType = UNNotificationContentExtensionMediaPlayPauseButtonType.default
     nonisolated(unsafe) static var nextFrame = Rect(x: 0, y: 0, width: 2, height: 1)
 
     var calls: [String] = []
     let mediaPlayPauseButtonType = MediaExtension.nextType
-    let mediaPlayPauseButtonFrame = MediaExtension.nextFrame
+    let mediaPlayPauseButtonFrame = CGRect(cells: MediaExtension.nextFrame)
     var reportsPlayback = true
 
     func didReceive(_ notification: UNNotification) {
@@ -33,7 +33,7 @@ final class MediaExtension: TerminalViewController, UNNotificationContentExtensi
 }
 
 /// An extension that handles responses as a test says.
-final class RespondingExtension: TerminalViewController, UNNotificationContentExtensionResponseHandling {
+final class RespondingExtension: TerminalViewController, UNNotificationContentExtension {
     enum Behaviour { case answer(UNNotificationContentExtensionResponseOption), never, twice, later }
     nonisolated(unsafe) static var behaviour = Behaviour.answer(.doNotDismiss)
     var pending: ((UNNotificationContentExtensionResponseOption) -> Void)?
@@ -131,7 +131,7 @@ struct PresentationSessionTests {
     }
 
     func notification(_ id: String = "n1", thread: String = "t", category: String = "test", audio: Bool = false) throws -> UNNotification {
-        var content = UNMutableNotificationContent()
+        let content = UNMutableNotificationContent()
         content.title = "Hello"
         content.categoryIdentifier = category
         content.threadIdentifier = thread
@@ -388,7 +388,7 @@ struct PresentationSessionTests {
         let dir = try TestMedia.scratch()
         let copy = dir.appendingPathComponent("memo.wav")
         try FileManager.default.copyItem(atPath: TestMedia.path("chime.wav"), toPath: copy.path)
-        var content = UNMutableNotificationContent()
+        let content = UNMutableNotificationContent()
         content.categoryIdentifier = "unclaimed"
         content.attachments = [try AttachmentValidator().validate(copy.path)]
         try FileManager.default.removeItem(at: copy)

@@ -15,12 +15,12 @@ import Testing
 /// Plays its audio attachment with ``MediaPlayer`` and reports what the player does. Its button type
 /// is the first component of the category ("overlay.plain" → `.overlay`), so one registered type
 /// serves every button.
-class MatrixPlayerExtension: TerminalViewController, UNNotificationContentExtensionMediaControl {
+class MatrixPlayerExtension: TerminalViewController, UNNotificationContentExtension {
     /// `didReceive:ID`, `mediaPlay` and `mediaPause`, in the order the runtime called them.
     var calls: [String] = []
     private(set) var player: MediaPlayer?
     private(set) var mediaPlayPauseButtonType = UNNotificationContentExtensionMediaPlayPauseButtonType.none
-    let mediaPlayPauseButtonFrame = Rect(x: 0, y: 0, width: 3, height: 1)
+    let mediaPlayPauseButtonFrame = CGRect(cells: Rect(x: 0, y: 0, width: 3, height: 1))
 
     func didReceive(_ notification: UNNotification) {
         calls.append("didReceive:\(notification.request.identifier)")
@@ -46,10 +46,20 @@ class MatrixPlayerExtension: TerminalViewController, UNNotificationContentExtens
 
     /// The media calls the runtime made.
     var mediaCalls: [String] { calls.filter { $0 == "mediaPlay" || $0 == "mediaPause" } }
+
+    /// What the protocol's default does — the `async` form's default answer: forwarded, as for an
+    /// extension without a handler. Declared here so that the responding subclass can override it
+    /// (a subclass cannot override what its base class takes from a protocol extension).
+    func didReceive(
+        _ response: any UNNotificationResponse,
+        completionHandler completion: @escaping (UNNotificationContentExtensionResponseOption) -> Void
+    ) {
+        Task.immediate { completion(await self.didReceive(response)) }
+    }
 }
 
 /// The same, handling responses as the test says.
-final class MatrixRespondingExtension: MatrixPlayerExtension, UNNotificationContentExtensionResponseHandling {
+final class MatrixRespondingExtension: MatrixPlayerExtension {
     typealias Option = UNNotificationContentExtensionResponseOption
     enum Answer {
         case now(Option)
@@ -62,7 +72,7 @@ final class MatrixRespondingExtension: MatrixPlayerExtension, UNNotificationCont
     /// The completion handler of the last response.
     private(set) var completion: ((Option) -> Void)?
 
-    func didReceive(_ response: any UNNotificationResponse, completionHandler completion: @escaping (Option) -> Void) {
+    override func didReceive(_ response: any UNNotificationResponse, completionHandler completion: @escaping (Option) -> Void) {
         if let text = response as? UNTextInputNotificationResponse {
             responses.append("\(text.actionIdentifier):\(text.userText)")
         } else {
@@ -81,11 +91,11 @@ final class MatrixRespondingExtension: MatrixPlayerExtension, UNNotificationCont
 
 /// Makes its player on the first `mediaPlay()`, as `MediaPlayer`'s documentation shows
 /// (`lazy var player = MediaPlayer(attachment:)`).
-final class MatrixLazyPlayerExtension: TerminalViewController, UNNotificationContentExtensionMediaControl {
+final class MatrixLazyPlayerExtension: TerminalViewController, UNNotificationContentExtension {
     private var attachment: UNNotificationAttachment?
     private(set) lazy var player: MediaPlayer? = attachment.flatMap { MediaPlayer(attachment: $0) }
     let mediaPlayPauseButtonType = UNNotificationContentExtensionMediaPlayPauseButtonType.default
-    let mediaPlayPauseButtonFrame = Rect(x: 0, y: 0, width: 3, height: 1)
+    let mediaPlayPauseButtonFrame = CGRect(cells: Rect(x: 0, y: 0, width: 3, height: 1))
 
     func didReceive(_ notification: UNNotification) {
         attachment = notification.request.content.attachments.first
@@ -275,7 +285,7 @@ final class MatrixCard {
     func notification(_ identifier: String, category: String, attachment: String, thread: String = "matrix") throws
         -> UNNotification
     {
-        var content = UNMutableNotificationContent()
+        let content = UNMutableNotificationContent()
         content.title = "Matrix"
         content.body = identifier
         content.categoryIdentifier = category

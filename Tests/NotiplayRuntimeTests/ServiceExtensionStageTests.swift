@@ -29,14 +29,14 @@ final class TitleEditingService: UNNotificationServiceExtension {
     ) {
         ServiceScript.calls.append("didReceive")
         self.contentHandler = contentHandler
-        bestAttemptContent = request.content.mutableCopy()
+        bestAttemptContent = request.content.mutableCopy() as? UNMutableNotificationContent
         bestAttemptContent?.title = "\(request.content.title) [modified]"
         if let tone = try? UNNotificationAttachment(identifier: "tone", url: URL(fileURLWithPath: TestMedia.path("tone-1s.wav"))) {
             bestAttemptContent?.attachments.append(tone)
         }
         Task {
             if let contentHandler = self.contentHandler, let bestAttemptContent = self.bestAttemptContent {
-                contentHandler(bestAttemptContent.content)
+                contentHandler(bestAttemptContent)
             }
         }
     }
@@ -71,7 +71,7 @@ final class LateAnswerService: UNNotificationServiceExtension {
     ) {
         ServiceScript.calls.append("didReceive")
         handler = contentHandler
-        best = request.content.mutableCopy()
+        best = request.content.mutableCopy() as? UNMutableNotificationContent
         best?.title = "Best attempt"
     }
 
@@ -86,7 +86,7 @@ final class AlertRemovingService: UNNotificationServiceExtension {
     override func didReceive(
         _ request: UNNotificationRequest, withContentHandler contentHandler: @escaping (UNNotificationContent) -> Void
     ) {
-        var content = request.content.mutableCopy()
+        let content = UNMutableNotificationContent(request.content)
         content.title = ""
         content.body = ""
         content.subtitle = "only a subtitle"
@@ -99,9 +99,9 @@ final class TwiceCallingService: UNNotificationServiceExtension {
     override func didReceive(
         _ request: UNNotificationRequest, withContentHandler contentHandler: @escaping (UNNotificationContent) -> Void
     ) {
-        var first = request.content.mutableCopy()
+        let first = UNMutableNotificationContent(request.content)
         first.title = "First"
-        var second = first
+        let second = UNMutableNotificationContent(first)
         second.title = "Second"
         contentHandler(first.content)
         contentHandler(second.content)
@@ -124,7 +124,7 @@ final class ReplacedFileService: UNNotificationServiceExtension {
     override func didReceive(
         _ request: UNNotificationRequest, withContentHandler contentHandler: @escaping (UNNotificationContent) -> Void
     ) {
-        var content = request.content.mutableCopy()
+        let content = UNMutableNotificationContent(request.content)
         let bad = URL(fileURLWithPath: ServiceScript.scratch).appendingPathComponent("bad.wav")
         do {
             try FileManager.default.copyItem(at: URL(fileURLWithPath: TestMedia.path("tone-1s.wav")), to: bad)
@@ -178,7 +178,7 @@ struct ServiceExtensionStageTests {
     }
 
     func request(title: String = "Lunch", body: String = "Soup is ready") -> UNNotificationRequest {
-        var content = UNMutableNotificationContent()
+        let content = UNMutableNotificationContent()
         content.title = title
         content.body = body
         content.categoryIdentifier = "meal"
@@ -259,7 +259,7 @@ struct ServiceExtensionStageTests {
         #expect(errors(log).first?.contains("did not call its content handler") == true)
 
         // A call after the time was up changes nothing and is logged.
-        var late = request().content.mutableCopy()
+        let late = UNMutableNotificationContent(request().content)
         late.title = "Too late"
         ServiceScript.pendingHandler?(late.content)
         #expect(errors(log).count == 2)

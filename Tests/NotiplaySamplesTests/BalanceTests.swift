@@ -129,15 +129,15 @@ extension RealEngine {
         func absurdBalances() async throws {
             try await SampleCard.run("Balance") { card in
                 for value in [JSONValue.number(1e300), .number(-2e9), .array([.integer(1)]), .null, .bool(true)] {
-                    var content = UNMutableNotificationContent()
+                    let content = UNMutableNotificationContent()
                     content.categoryIdentifier = "balance"
-                    content.userInfo = JSONObject([("balance", value), ("currency", .string(String(repeating: "€", count: 50)))])
+                    content.jsonUserInfo = JSONObject([("balance", value), ("currency", .string(String(repeating: "€", count: 50)))])
                     try card.present(content)
                     #expect(card.text.contains("Balance unavailable"), "\(value): \(card.text)")
                 }
-                var content = UNMutableNotificationContent()
+                let content = UNMutableNotificationContent()
                 content.categoryIdentifier = "balance"
-                content.userInfo = JSONObject([("balance", .number(999_999_900)), ("currency", .string("$"))])
+                content.jsonUserInfo = JSONObject([("balance", .number(999_999_900)), ("currency", .string("$"))])
                 try card.present(content)
                 #expect(card.text.contains("999 999 900.00 $"), "\(card.text)")
                 let mark = card.mark
@@ -147,7 +147,7 @@ extension RealEngine {
                 #expect(try await card.response(to: "addBalance", since: mark).string("option") == "doNotDismiss")
                 #expect(card.text.contains("Top-up failed") && card.text.contains("999 999 900.00 $"), "\(card.text)")
 
-                content.userInfo = JSONObject([("balance", .integer(-12))])
+                content.jsonUserInfo = JSONObject([("balance", .integer(-12))])
                 try card.present(content)
                 #expect(card.text.contains("-12.00 ₽"), "\(card.text)")
             }

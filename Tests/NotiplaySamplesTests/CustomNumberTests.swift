@@ -66,9 +66,9 @@ extension RealEngine {
                     (.string("\u{1B}[2J\u{1B}]0;x\u{07}"), "customNumber is the string"),
                 ]
                 for (value, message) in cases {
-                    var content = UNMutableNotificationContent()
+                    let content = UNMutableNotificationContent()
                     content.categoryIdentifier = "category"
-                    if let value { content.userInfo = JSONObject([("customNumber", value)]) }
+                    if let value { content.jsonUserInfo = JSONObject([("customNumber", value)]) }
                     try card.present(content)
                     #expect(card.flatText.contains(message), "\(String(describing: value)): \(card.text)")
                     #expect(!card.text.contains("\u{1B}"))
@@ -80,15 +80,15 @@ extension RealEngine {
         func wideNumbers() async throws {
             try await SampleCard.run("CustomNumber") { card in
                 for whole in [Int64.max, Int64.min, 123_456_789_012_345] {
-                    var content = UNMutableNotificationContent()
+                    let content = UNMutableNotificationContent()
                     content.categoryIdentifier = "category"
-                    content.userInfo = JSONObject([("customNumber", .integer(whole))])
+                    content.jsonUserInfo = JSONObject([("customNumber", .integer(whole))])
                     try card.present(content)
                     #expect(card.text.contains(String(whole)), "\(card.text)")
                 }
-                var content = UNMutableNotificationContent()
+                let content = UNMutableNotificationContent()
                 content.categoryIdentifier = "category"
-                content.userInfo = JSONObject([("customNumber", .number(33.0))])
+                content.jsonUserInfo = JSONObject([("customNumber", .number(33.0))])
                 try card.present(content)
                 #expect(lines(card)[1].hasSuffix("███ ███"), "33.0 is a whole number: \(card.text)")
             }

@@ -202,7 +202,7 @@ extension RealEngine {
                 MadeWAV.bytes(frames: 60 * 8_000) { frame, _ in 0.3 * sin(Double(frame) * 0.35) }, name: "minute.wav")
             defer { try? FileManager.default.removeItem(at: URL(fileURLWithPath: path).deletingLastPathComponent()) }
             try await SampleCard.run("Preview", output: .realTime) { card in
-                var content = UNMutableNotificationContent()
+                let content = UNMutableNotificationContent()
                 content.categoryIdentifier = "preview"
                 content.attachments = [try AttachmentValidator().validate(path)]
                 try card.present(content)
@@ -241,7 +241,7 @@ extension RealEngine {
                 try await card.playback("ended", since: mark)
                 try await card.wait(for: "mediaPlayingPaused", since: mark) { $0.name == "mediaPlayingPaused" }
 
-                var content = UNMutableNotificationContent()
+                let content = UNMutableNotificationContent()
                 content.title = "No sound"
                 content.categoryIdentifier = "preview"
                 try card.present(content)
@@ -258,7 +258,7 @@ extension RealEngine {
             let path = try MadeWAV.write(bytes, name: "damaged.wav")
             defer { try? FileManager.default.removeItem(at: URL(fileURLWithPath: path).deletingLastPathComponent()) }
             try await SampleCard.run("Preview") { card in
-                var content = UNMutableNotificationContent()
+                let content = UNMutableNotificationContent()
                 content.categoryIdentifier = "preview"
                 content.attachments = [try AttachmentValidator().validate(path)]
                 try card.present(content)

@@ -82,9 +82,9 @@ extension RealEngine {
             }
             // Another reminder in the same store is kept beside it.
             try await SampleCard.run("Reminder", storeFolder: folder) { card in
-                var content = UNMutableNotificationContent()
+                let content = UNMutableNotificationContent()
                 content.categoryIdentifier = "reminder"
-                content.userInfo = JSONObject([("reminder-uuid", .string("second")), ("reminder-title", .string("Feed the cat"))])
+                content.jsonUserInfo = JSONObject([("reminder-uuid", .string("second")), ("reminder-title", .string("Feed the cat"))])
                 try card.present(content)
                 let mark = card.mark
                 card.session.handle(.action(1))
@@ -123,9 +123,9 @@ extension RealEngine {
                     ("due-date", .number(1e300)), ("due-date", .string("2025-02-30T10:00:00Z")), ("due-date", .bool(true)),
                     ("reminder-title", .string(String(repeating: "x", count: 10_000))),
                 ] {
-                    var content = UNMutableNotificationContent()
+                    let content = UNMutableNotificationContent()
                     content.categoryIdentifier = "reminder"
-                    content.userInfo = JSONObject(key == "reminder-uuid" ? [(key, value)] : [("reminder-uuid", .string("u-\(key)")), (key, value)])
+                    content.jsonUserInfo = JSONObject(key == "reminder-uuid" ? [(key, value)] : [("reminder-uuid", .string("u-\(key)")), (key, value)])
                     try card.present(content)
                     #expect(card.text.split(separator: "\n").count < 12, "\(key): \(card.text)")
                 }

@@ -57,7 +57,7 @@ enum AppRequestCoding {
         if let payload = summary.payload, let decoded = try? PayloadDecoder(sizeLimit: nil).decode(Array(payload.utf8)) {
             content = decoded.content
         } else {
-            var fallback = UNMutableNotificationContent()
+            let fallback = UNMutableNotificationContent()
             fallback.title = summary.title ?? ""
             fallback.subtitle = summary.subtitle ?? ""
             fallback.body = summary.body ?? ""

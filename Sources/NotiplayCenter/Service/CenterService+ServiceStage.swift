@@ -17,7 +17,7 @@ extension CenterService {
     func serviceStageInput(_ stored: StoredNotification, app: App) -> (UNNotification, Bool)? {
         guard let payload = try? PayloadDecoder(sizeLimit: nil).decode(Array(stored.payload.utf8)),
               payload.wantsServiceExtension,
-              app.registry.serviceExtension != nil || payload.content.userInfo[MediaAttachmentService.payloadKey] != nil,
+              app.registry.serviceExtension != nil || payload.content.jsonUserInfo[MediaAttachmentService.payloadKey] != nil,
               let notification = notification(stored)
         else { return nil }
         return (notification, payload.mutableContent)

@@ -322,7 +322,7 @@ package final class CenterService {
     /// attachment files attached.
     func notification(_ stored: StoredNotification) -> UNNotification? {
         guard let payload = try? PayloadDecoder(sizeLimit: nil).decode(Array(stored.payload.utf8)) else { return nil }
-        var content = payload.content.mutableCopy()
+        let content = UNMutableNotificationContent(payload.content)
         let validator = AttachmentValidator()
         for attachment in stored.attachments {
             if let valid = try? validator.validate(store.attachmentPath(for: attachment), identifier: attachment.name) {
@@ -330,7 +330,7 @@ package final class CenterService {
             }
         }
         let request = UNNotificationRequest(
-            identifier: stored.identifier, content: UNNotificationContent(content), trigger: UNPushNotificationTrigger())
+            identifier: stored.identifier, content: content, trigger: UNPushNotificationTrigger())
         return UNNotification(request: request, date: stored.deliveredAt ?? stored.arrivedAt)
     }
 }

@@ -6,14 +6,20 @@ import Foundation
 
 /// The content of a notification, as the app or a payload gave it (Apple: `UNNotificationContent`).
 ///
-/// A value: a copy never changes behind your back. A service extension edits a
-/// ``UNMutableNotificationContent`` from ``mutableCopy()`` and hands it back.
+/// A class, as on iOS, and immutable: a request keeps its own copy, so content never changes
+/// behind your back. To edit, take a ``UNMutableNotificationContent`` — `mutableCopy()` returns
+/// one (as `Any`, as Apple's does: `request.content.mutableCopy() as? UNMutableNotificationContent`),
+/// or make one with `UNMutableNotificationContent()` — and hand it wherever content is taken.
 ///
-/// `userInfo` holds the payload's keys as typed JSON — the whole payload, `aps` included, as on
-/// iOS — so `userInfo["customNumber"]?.intValue` replaces iOS's `userInfo["customNumber"] as? Int`.
-public struct UNNotificationContent: Sendable, Hashable {
-    /// The fields; a mutable copy is this value handed out.
-    private var fields: UNMutableNotificationContent
+/// ``userInfo`` is Apple's `[AnyHashable: Any]` — the whole payload, `aps` included — so
+/// `userInfo["customNumber"] as? Int` works as on iOS; ``jsonUserInfo`` holds the same keys as typed
+/// JSON (`jsonUserInfo["customNumber"]?.intValue`).
+public class UNNotificationContent: @unchecked Sendable, Hashable {
+    // `@unchecked`: the class holds one value and no instance of this class ever changes it; the
+    // mutable subclass is not `Sendable` (see below), and a request copies what it is given.
+
+    /// The fields. Only ``UNMutableNotificationContent`` (in this file) sets them.
+    package fileprivate(set) var fields: NotificationFields
 
     /// The title (APNs `alert.title`, or `alert.title-loc-key` with its arguments).
     public var title: String { fields.title }
@@ -27,8 +33,11 @@ public struct UNNotificationContent: Sendable, Hashable {
     public var sound: UNNotificationSound? { fields.sound }
     /// The launch image name (APNs `alert.launch-image`); kept, not shown.
     public var launchImageName: String { fields.launchImageName }
+    /// The payload's keys as Apple gives them: `String`, `Int`, `Double`, `Bool`, `[Any]` and
+    /// `[String: Any]` values (JSON `null` is an `Optional<Any>.none`), `aps` included.
+    public var userInfo: [AnyHashable: Any] { fields.userInfo.anyDictionary }
     /// The payload's keys as typed JSON values, `aps` included.
-    public var userInfo: JSONObject { fields.userInfo }
+    public var jsonUserInfo: JSONObject { fields.userInfo }
     /// The category, which chooses the content extension and the actions.
     public var categoryIdentifier: String { fields.categoryIdentifier }
     /// The thread: a new notification of the shown card's thread is delivered to the same extension.
@@ -46,70 +55,178 @@ public struct UNNotificationContent: Sendable, Hashable {
 
     /// Empty content.
     public init() {
-        fields = UNMutableNotificationContent()
+        fields = NotificationFields()
     }
 
-    /// The content a mutable content holds now.
-    public init(_ content: UNMutableNotificationContent) {
-        fields = content
+    /// Content with these fields.
+    package init(fields: NotificationFields) {
+        self.fields = fields
     }
 
-    /// A mutable copy, for a service extension to edit (Apple: `mutableCopy()`).
-    public func mutableCopy() -> UNMutableNotificationContent {
-        fields
+    /// A ``UNMutableNotificationContent`` with the same fields, to edit (Apple: `mutableCopy()`,
+    /// which returns `Any`): `request.content.mutableCopy() as? UNMutableNotificationContent`.
+    public func mutableCopy() -> Any {
+        UNMutableNotificationContent(fields: fields)
+    }
+
+    /// An immutable copy (Apple: `copy()`, which returns `Any`).
+    public func copy() -> Any {
+        frozen
+    }
+
+    /// This content if it is immutable, else an immutable copy of it: what a request keeps.
+    public var frozen: UNNotificationContent {
+        type(of: self) == UNNotificationContent.self ? self : UNNotificationContent(fields: fields)
     }
 
     /// Whether the content has alert text (a title, subtitle or body), which is what lets a
     /// service extension run and what its edits may not remove.
     public var hasAlertText: Bool { fields.hasAlertText }
+
+    public static func == (lhs: UNNotificationContent, rhs: UNNotificationContent) -> Bool {
+        lhs.fields == rhs.fields
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(fields)
+    }
 }
 
 /// Notification content a service extension or an app edits (Apple: `UNMutableNotificationContent`).
-public struct UNMutableNotificationContent: Sendable, Hashable {
+///
+/// ```swift
+/// let content = UNMutableNotificationContent()
+/// content.title = "Reminder"
+/// content.userInfo = ["customNumber": 33]
+/// let request = UNNotificationRequest(identifier: "memo", content: content, trigger: nil)
+/// ```
+///
+/// A request, a content handler or the center takes a copy of it, so later edits change nothing
+/// already handed over. Values in ``userInfo`` must be JSON-like (`String`, integers, floating
+/// point, `Bool`, arrays and dictionaries of these, `nil`); a key whose value is not is left out.
+public final class UNMutableNotificationContent: UNNotificationContent {
     /// The title.
-    public var title = ""
+    public override var title: String {
+        get { fields.title }
+        set { fields.title = newValue }
+    }
     /// The subtitle.
-    public var subtitle = ""
+    public override var subtitle: String {
+        get { fields.subtitle }
+        set { fields.subtitle = newValue }
+    }
     /// The body.
-    public var body = ""
+    public override var body: String {
+        get { fields.body }
+        set { fields.body = newValue }
+    }
     /// The badge number; `nil` leaves the badge as it is, 0 removes it.
-    public var badge: Int?
+    public override var badge: Int? {
+        get { fields.badge }
+        set { fields.badge = newValue }
+    }
     /// The sound to play on arrival, or `nil` for none.
-    public var sound: UNNotificationSound?
+    public override var sound: UNNotificationSound? {
+        get { fields.sound }
+        set { fields.sound = newValue }
+    }
     /// The launch image name.
-    public var launchImageName = ""
+    public override var launchImageName: String {
+        get { fields.launchImageName }
+        set { fields.launchImageName = newValue }
+    }
+    /// Custom keys, as Apple's `[AnyHashable: Any]`; values that are not JSON-like are left out.
+    public override var userInfo: [AnyHashable: Any] {
+        get { fields.userInfo.anyDictionary }
+        set { fields.userInfo = JSONObject(anyDictionary: newValue) }
+    }
     /// Custom keys as typed JSON values.
-    public var userInfo = JSONObject()
+    public override var jsonUserInfo: JSONObject {
+        get { fields.userInfo }
+        set { fields.userInfo = newValue }
+    }
     /// The category, which chooses the content extension and the actions.
-    public var categoryIdentifier = ""
+    public override var categoryIdentifier: String {
+        get { fields.categoryIdentifier }
+        set { fields.categoryIdentifier = newValue }
+    }
     /// The thread identifier.
-    public var threadIdentifier = ""
+    public override var threadIdentifier: String {
+        get { fields.threadIdentifier }
+        set { fields.threadIdentifier = newValue }
+    }
     /// The attachments; each was validated when it was made.
-    public var attachments: [UNNotificationAttachment] = []
+    public override var attachments: [UNNotificationAttachment] {
+        get { fields.attachments }
+        set { fields.attachments = newValue }
+    }
     /// How urgently the notification asks for attention.
-    public var interruptionLevel = UNNotificationInterruptionLevel.active
+    public override var interruptionLevel: UNNotificationInterruptionLevel {
+        get { fields.interruptionLevel }
+        set { fields.interruptionLevel = newValue }
+    }
     /// Relevance among the app's notifications, from 0 to 1.
-    public var relevanceScore = 0.0
+    public override var relevanceScore: Double {
+        get { fields.relevanceScore }
+        set { fields.relevanceScore = newValue }
+    }
     /// The identifier of the app content to bring forward.
-    public var targetContentIdentifier: String?
+    public override var targetContentIdentifier: String? {
+        get { fields.targetContentIdentifier }
+        set { fields.targetContentIdentifier = newValue }
+    }
     /// The focus filter criteria.
-    public var filterCriteria: String?
-
-    /// Empty content.
-    public init() {}
-
-    /// A copy of `content` to edit.
-    public init(_ content: UNNotificationContent) {
-        self = content.mutableCopy()
+    public override var filterCriteria: String? {
+        get { fields.filterCriteria }
+        set { fields.filterCriteria = newValue }
     }
 
-    /// Whether the content has alert text (a title, subtitle or body).
-    public var hasAlertText: Bool {
-        !title.isEmpty || !subtitle.isEmpty || !body.isEmpty
+    /// Empty content.
+    public override init() {
+        super.init()
+    }
+
+    /// Content with these fields, to edit.
+    package override init(fields: NotificationFields) {
+        super.init(fields: fields)
+    }
+
+    /// A copy of `content` to edit.
+    public convenience init(_ content: UNNotificationContent) {
+        self.init(fields: content.fields)
     }
 
     /// The content as it is now, immutable.
-    public var content: UNNotificationContent { UNNotificationContent(self) }
+    public var content: UNNotificationContent { UNNotificationContent(fields: fields) }
+}
+
+// Mutable content is a class whose fields change: it may not cross isolation domains.
+@available(*, unavailable)
+extension UNMutableNotificationContent: @unchecked Sendable {}
+
+/// A notification's fields, as a value: what ``UNNotificationContent`` holds.
+package struct NotificationFields: Sendable, Hashable {
+    package var title = ""
+    package var subtitle = ""
+    package var body = ""
+    package var badge: Int?
+    package var sound: UNNotificationSound?
+    package var launchImageName = ""
+    package var userInfo = JSONObject()
+    package var categoryIdentifier = ""
+    package var threadIdentifier = ""
+    package var attachments: [UNNotificationAttachment] = []
+    package var interruptionLevel = UNNotificationInterruptionLevel.active
+    package var relevanceScore = 0.0
+    package var targetContentIdentifier: String?
+    package var filterCriteria: String?
+
+    package init() {}
+
+    /// Whether the content has alert text (a title, subtitle or body).
+    package var hasAlertText: Bool {
+        !title.isEmpty || !subtitle.isEmpty || !body.isEmpty
+    }
 }
 
 /// A notification's sound (Apple: `UNNotificationSound`; APNs `aps.sound`).

@@ -71,16 +71,12 @@ public struct UNNotificationRequest: Sendable, Equatable {
     /// What delivers it; `nil` means at once.
     public let trigger: (any UNNotificationTrigger)?
 
-    /// A request (Apple: `init(identifier:content:trigger:)`).
+    /// A request (Apple: `init(identifier:content:trigger:)`). It keeps an immutable copy of
+    /// `content`: editing a ``UNMutableNotificationContent`` afterwards changes nothing here.
     public init(identifier: String, content: UNNotificationContent, trigger: (any UNNotificationTrigger)?) {
         self.identifier = identifier
-        self.content = content
+        self.content = content.frozen
         self.trigger = trigger
-    }
-
-    /// A request for mutable content (as iOS code passes `UNMutableNotificationContent`).
-    public init(identifier: String, content: UNMutableNotificationContent, trigger: (any UNNotificationTrigger)?) {
-        self.init(identifier: identifier, content: content.content, trigger: trigger)
     }
 
     public static func == (a: UNNotificationRequest, b: UNNotificationRequest) -> Bool {

@@ -142,7 +142,7 @@ private struct Reader {
     ]
 
     mutating func payload(_ object: JSONObject, size: Int) -> APNsPayload? {
-        var content = UNMutableNotificationContent()
+        var content = NotificationFields()
         var simulatorTarget: String?
         var userInfo = object
         if let value = object["Simulator Target Bundle"] {
@@ -221,11 +221,11 @@ private struct Reader {
             log.warning("aps.mutable-content", "has no effect without alert text: service extensions run only for alerts")
         }
         return APNsPayload(
-            content: UNNotificationContent(content), mutableContent: mutable, contentAvailable: available,
+            content: UNNotificationContent(fields: content), mutableContent: mutable, contentAvailable: available,
             simulatorTargetBundle: simulatorTarget, byteCount: size, warnings: log.warnings)
     }
 
-    mutating func alert(_ value: JSONValue, into content: inout UNMutableNotificationContent) {
+    mutating func alert(_ value: JSONValue, into content: inout NotificationFields) {
         if let text = value.stringValue {
             content.body = text
             return

@@ -8,7 +8,7 @@ extension UNNotificationContent {
     /// `filter-criteria`) plus the original `aps`'s `content-available`. `mutable-content` is
     /// left out: the service extension has run. Attachments are not part of a payload.
     public var payloadJSON: String {
-        var root = userInfo
+        var root = jsonUserInfo
         var aps = JSONObject()
         var alert = JSONObject()
         if !title.isEmpty { alert["title"] = .string(title) }
@@ -24,7 +24,7 @@ extension UNNotificationContent {
         if relevanceScore != 0 { aps["relevance-score"] = .number(relevanceScore) }
         if let targetContentIdentifier { aps["target-content-id"] = .string(targetContentIdentifier) }
         if let filterCriteria { aps["filter-criteria"] = .string(filterCriteria) }
-        if let available = userInfo["aps"]?["content-available"] { aps["content-available"] = available }
+        if let available = jsonUserInfo["aps"]?["content-available"] { aps["content-available"] = available }
         root["aps"] = .object(aps)
         return JSONValue.object(root).jsonText
     }

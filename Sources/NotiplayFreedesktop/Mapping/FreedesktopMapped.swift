@@ -25,7 +25,7 @@ public struct FreedesktopContent: Sendable, Hashable {
     /// The notification with its sound: pure.
     public func completed(with sound: FreedesktopSound) -> FreedesktopMapped {
         var extras = extras
-        var content = UNMutableNotificationContent()
+        let content = UNMutableNotificationContent()
         content.title = title
         content.body = body.plainText
         content.interruptionLevel = interruptionLevel
@@ -35,7 +35,7 @@ public struct FreedesktopContent: Sendable, Hashable {
             extras.sound = SoundSource(hint: hint, file: file.path)
             content.attachments = [attachment]
         }
-        content.userInfo = JSONObject([(FreedesktopExtras.payloadKey, extras.jsonValue)])
+        content.jsonUserInfo = JSONObject([(FreedesktopExtras.payloadKey, extras.jsonValue)])
         return FreedesktopMapped(
             id: id, content: content.content, extras: extras, expiry: expiry, warnings: warnings + sound.warnings)
     }

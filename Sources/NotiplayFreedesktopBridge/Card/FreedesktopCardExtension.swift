@@ -1,7 +1,7 @@
 package import Notiplay
 package import NotiplayCore
 import NotiplayFreedesktop
-package import NotiplayViews
+import NotiplayViews
 
 /// The card of a freedesktop notification that no registered app claims: the content extension
 /// of ``FreedesktopApp``, for every category.
@@ -19,8 +19,7 @@ package import NotiplayViews
 ///
 /// A notification without a `freedesktop` object is drawn as the default card draws it, under
 /// the app's own name.
-package final class FreedesktopCardExtension: TerminalViewController, UNNotificationContentExtensionMediaControl,
-    UNNotificationContentExtensionResponseHandling
+package final class FreedesktopCardExtension: TerminalViewController, UNNotificationContentExtension
 {
     /// The name it is registered under.
     package nonisolated static let typeName = "FreedesktopCardExtension"
@@ -37,11 +36,11 @@ package final class FreedesktopCardExtension: TerminalViewController, UNNotifica
 
     package var mediaPlayPauseButtonType: UNNotificationContentExtensionMediaPlayPauseButtonType { audio.buttonType }
 
-    package var mediaPlayPauseButtonFrame: Rect { AudioAttachmentRows.buttonFrame }
+    package var mediaPlayPauseButtonFrame: CGRect { CGRect(cells: AudioAttachmentRows.buttonFrame) }
 
     package func didReceive(_ notification: UNNotification) {
         let received = notification.request.content
-        if let extras = FreedesktopExtras(payload: received.userInfo) {
+        if let extras = FreedesktopExtras(payload: received.jsonUserInfo) {
             title = extras.app
             resident = extras.resident
             content = FreedesktopCardContent.elements(received, extras: extras)

@@ -13,14 +13,14 @@ import Foundation
 /// `open(_:)` with the provider's URL (`callProvider://`) and closes the card (`.dismiss`), as the
 /// seed's `openMainApplication()` does. Any other action closes the card.
 ///
-/// It answers with Swift concurrency (``UNNotificationContentExtensionAsyncResponseHandling``):
+/// It answers with Swift concurrency (``UNNotificationContentExtension``):
 /// the answer to `addBalance` comes when the top-up is done.
 ///
 /// Payload keys (`Samples/Balance/balance.apns`): `balance` (a number, the amount in the account,
 /// at most a billion either way), `currency` (a short string; `₽` by default, as in the seed),
 /// `account` (a short string shown beside the title). Without a usable balance the card says so,
 /// and `addBalance` goes on to the app, which knows the account.
-public final class BalanceViewController: TerminalViewController, UNNotificationContentExtensionAsyncResponseHandling {
+public final class BalanceViewController: TerminalViewController, UNNotificationContentExtension {
     /// Tops the balance up.
     public nonisolated static let addBalanceIdentifier = "addBalance"
     /// Opens the app on the plan.
@@ -57,7 +57,7 @@ public final class BalanceViewController: TerminalViewController, UNNotification
 
     /// Shows the notification (called on presentation and for each new notification of the thread).
     public func didReceive(_ notification: UNNotification) {
-        let info = notification.request.content.userInfo
+        let info = notification.request.content.jsonUserInfo
         switch PayloadField.number(info, "balance", in: -1e9...1e9) {
         case .success(let amount):
             hundredths = Int64((amount * 100).rounded())
@@ -142,7 +142,7 @@ public final class BalanceViewController: TerminalViewController, UNNotification
             elements.append(Label(problem, style: .dim))
         }
         view.elements = elements
-        preferredContentSize = Size(width: 0, height: elements.count)
+        preferredContentSize = CGSize(rows: elements.count)
     }
 
     /// `1 234.50 ₽`: hundredths as an amount, thousands grouped by spaces, then the currency.

@@ -20,7 +20,7 @@ public final class CustomNumberViewController: TerminalViewController, UNNotific
 
     /// Shows the notification (called on presentation and for each new notification of the thread).
     public func didReceive(_ notification: UNNotification) {
-        let value = notification.request.content.userInfo[Self.payloadKey]
+        let value = notification.request.content.jsonUserInfo[Self.payloadKey]
         let caption: any ViewElement
         if let value, let number = value.intValue {
             self.number = number
@@ -41,6 +41,6 @@ public final class CustomNumberViewController: TerminalViewController, UNNotific
             caption,
         ]
         // The placeholder's line may wrap onto a second row.
-        preferredContentSize = Size(width: 0, height: BlockNumber.height + (number == nil ? 2 : 1))
+        preferredContentSize = CGSize(rows: BlockNumber.height + (number == nil ? 2 : 1))
     }
 }

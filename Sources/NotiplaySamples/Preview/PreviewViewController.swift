@@ -20,8 +20,7 @@ import Foundation
 ///
 /// Actions: `use` ("Use as ringtone") is handled here — the card stays (`.doNotDismiss`) and says
 /// so; every other action goes on to the app (`.dismissAndForwardAction`).
-public final class PreviewViewController: TerminalViewController, UNNotificationContentExtensionMediaControl,
-    UNNotificationContentExtensionResponseHandling
+public final class PreviewViewController: TerminalViewController, UNNotificationContentExtension
 {
     /// The action that picks the sound.
     public nonisolated static let useIdentifier = "use"
@@ -41,7 +40,7 @@ public final class PreviewViewController: TerminalViewController, UNNotification
 
     /// The meter: the first three rows, 40 columns (clipped on a narrower card), so the ▶ sits over
     /// the level bar.
-    public var mediaPlayPauseButtonFrame: Rect { Rect(x: 0, y: 0, width: 40, height: 3) }
+    public var mediaPlayPauseButtonFrame: CGRect { CGRect(cells: Rect(x: 0, y: 0, width: 40, height: 3)) }
 
     /// Shows the notification (called on presentation and for each new notification of the thread).
     public func didReceive(_ notification: UNNotification) {
@@ -133,7 +132,7 @@ public final class PreviewViewController: TerminalViewController, UNNotification
                 Label(name.isEmpty ? "Sound preview" : name, style: .bold),
                 Label("No sound attached to preview.", style: CellStyle(foreground: .yellow)),
             ]
-            preferredContentSize = Size(width: 0, height: 2)
+            preferredContentSize = CGSize(rows: 2)
             return
         }
         let duration = player.duration ?? envelope?.duration
@@ -172,7 +171,7 @@ public final class PreviewViewController: TerminalViewController, UNNotification
         if envelope == nil { elements.append(Paragraph(meterProblem, style: .dim, maxLines: 2)) }
         view.elements = elements
         // A problem may wrap onto a second line.
-        preferredContentSize = Size(width: 0, height: elements.count + (envelope == nil ? 1 : 0))
+        preferredContentSize = CGSize(rows: elements.count + (envelope == nil ? 1 : 0))
     }
 
     /// Green, yellow near the top, red at the top of the scale.

@@ -16,7 +16,7 @@ public import Notiplay
 /// with (``Samples/Configuration/reminderStoreFolder``) instead of Core Data; the seed's `setCompleted` always stored `true`, here
 /// `pending-reminder` really sets the reminder back to pending; an action it does not know goes on
 /// to the app instead of being read as "pending".
-public final class ReminderViewController: TerminalViewController, UNNotificationContentExtensionResponseHandling {
+public final class ReminderViewController: TerminalViewController, UNNotificationContentExtension {
     /// The action that marks the reminder done.
     public nonisolated static let completeIdentifier = "complete-reminder"
     /// The action that marks it pending again.
@@ -50,7 +50,7 @@ public final class ReminderViewController: TerminalViewController, UNNotificatio
         let content = notification.request.content
         storeNote = nil
         dueNote = nil
-        switch PayloadField.string(content.userInfo, "reminder-uuid", limit: 128) {
+        switch PayloadField.string(content.jsonUserInfo, "reminder-uuid", limit: 128) {
         case .failure(.missing):
             reminder = nil
             problem = "This notification names no reminder (its reminder-uuid key is missing)."
@@ -59,13 +59,13 @@ public final class ReminderViewController: TerminalViewController, UNNotificatio
             problem = "Its reminder-uuid is \(found), not a reminder's identifier."
         case .success(let identifier):
             var record = stored(identifier) ?? ReminderRecord(identifier: identifier, title: "", dueDate: nil, isCompleted: false)
-            if case .success(let title) = PayloadField.string(content.userInfo, "reminder-title") {
+            if case .success(let title) = PayloadField.string(content.jsonUserInfo, "reminder-title") {
                 record.title = title
             } else if record.title.isEmpty {
                 let fallback = content.body.isEmpty ? content.title : content.body
                 record.title = fallback.isEmpty ? "Untitled reminder" : String(fallback.prefix(200))
             }
-            switch Self.dueDate(content.userInfo) {
+            switch Self.dueDate(content.jsonUserInfo) {
             case .success(let due): record.dueDate = due
             case .failure(.missing): break
             case .failure(.unusable(let found)): dueNote = "due-date is \(found), not a date"
@@ -96,7 +96,7 @@ public final class ReminderViewController: TerminalViewController, UNNotificatio
 
     /// The reminder a response is about: the one on the card when the response names it.
     private func reminder(from response: any UNNotificationResponse) -> ReminderRecord? {
-        let info = response.notification.request.content.userInfo
+        let info = response.notification.request.content.jsonUserInfo
         guard case .success(let identifier) = PayloadField.string(info, "reminder-uuid", limit: 128),
             let reminder, reminder.identifier == identifier
         else { return nil }
@@ -177,6 +177,6 @@ public final class ReminderViewController: TerminalViewController, UNNotificatio
             elements.append(Paragraph(problem, style: .dim, maxLines: 2))
         }
         view.elements = elements
-        preferredContentSize = Size(width: 0, height: elements.count + (reminder == nil ? 1 : 0))
+        preferredContentSize = CGSize(rows: elements.count + (reminder == nil ? 1 : 0))
     }
 }

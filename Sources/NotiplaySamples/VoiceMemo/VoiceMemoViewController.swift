@@ -12,7 +12,7 @@ public import Notiplay
 /// Payload keys: `sender` (a short string; "Voice memo" otherwise) and `duration` (seconds, shown
 /// until the player knows the real one). Without an audio attachment the card says so and has no
 /// button. It handles no actions: they all go on to the app.
-public final class VoiceMemoViewController: TerminalViewController, UNNotificationContentExtensionMediaControl {
+public final class VoiceMemoViewController: TerminalViewController, UNNotificationContentExtension {
     private(set) var player: MediaPlayer?
     private var sender = ""
     private var fileName = ""
@@ -25,19 +25,19 @@ public final class VoiceMemoViewController: TerminalViewController, UNNotificati
     }
 
     /// The first two cells of the first row.
-    public var mediaPlayPauseButtonFrame: Rect { Rect(x: 0, y: 0, width: 2, height: 1) }
+    public var mediaPlayPauseButtonFrame: CGRect { CGRect(cells: Rect(x: 0, y: 0, width: 2, height: 1)) }
 
     /// Green, like a phone's voicemail button.
-    public var mediaPlayPauseButtonTintColor: TerminalColor { .green }
+    public var mediaPlayPauseButtonTintColor: UIColor { .systemGreen }
 
     /// Shows the notification (called on presentation and for each new notification of the thread).
     public func didReceive(_ notification: UNNotification) {
         let content = notification.request.content
-        switch PayloadField.string(content.userInfo, "sender", limit: 60) {
+        switch PayloadField.string(content.jsonUserInfo, "sender", limit: 60) {
         case .success(let name): sender = name
         case .failure: sender = "Voice memo"
         }
-        if case .success(let seconds) = PayloadField.number(content.userInfo, "duration", in: 0.001...86_400) {
+        if case .success(let seconds) = PayloadField.number(content.jsonUserInfo, "duration", in: 0.001...86_400) {
             announcedDuration = seconds
         } else {
             announcedDuration = nil
@@ -94,7 +94,7 @@ public final class VoiceMemoViewController: TerminalViewController, UNNotificati
                 Label("   " + sender, style: .bold),
                 Label("No recording attached to this memo.", style: CellStyle(foreground: .yellow)),
             ]
-            preferredContentSize = Size(width: 0, height: 2)
+            preferredContentSize = CGSize(rows: 2)
             return
         }
         let duration = player.duration ?? announcedDuration
@@ -117,6 +117,6 @@ public final class VoiceMemoViewController: TerminalViewController, UNNotificati
             ProgressBar(value: Double(now.step) / 1000, style: CellStyle(foreground: .green), label: time),
             Label(status, style: .dim),
         ]
-        preferredContentSize = Size(width: 0, height: 3)
+        preferredContentSize = CGSize(rows: 3)
     }
 }

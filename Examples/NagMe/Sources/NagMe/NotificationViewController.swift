@@ -7,7 +7,7 @@ import Notiplay
 ///
 /// Compared with the iOS original only the view changed: a `TerminalView`'s lines instead of a
 /// storyboard's labels.
-public final class NotificationViewController: TerminalViewController, UNNotificationContentExtensionResponseHandling {
+public final class NotificationViewController: TerminalViewController, UNNotificationContentExtension {
     private var reminder = ""
     private var speaker = "🔊"
 
