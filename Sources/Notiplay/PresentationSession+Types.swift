@@ -45,6 +45,9 @@ extension PresentationSession {
         public var clock: any Clock<Duration>
         /// The variables the app's command runs with, and where its output goes.
         public var environment: HostEnvironment
+        /// How wide the card will be drawn, in columns, before a driver draws it: the extension's
+        /// `view.bounds` in `viewDidLoad()` follow it (60 by default, the test host's width).
+        public var cardColumns = 60
 
         /// The defaults: 10 s for a completion handler, 30 s for the app's command, the system's
         /// clock, and an empty `HostEnvironment`.

@@ -75,6 +75,7 @@ package final class PresentationSession {
         self.log = log
         self.configuration = configuration
         presenter = CardPresenter(app: app, registry: registry, types: types, log: log)
+        presenter.cardColumns = configuration.cardColumns
         responses = ResponseCoordinator(log: log, limit: configuration.responseTimeLimit, clock: configuration.clock)
         notifications = NotificationStore(log: log)
         router = PlaybackRouter(engine: engine, log: log, notifications: notifications)

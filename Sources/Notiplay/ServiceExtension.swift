@@ -21,22 +21,21 @@ import NotiplayViews
 ///         withContentHandler contentHandler: @escaping (UNNotificationContent) -> Void
 ///     ) {
 ///         self.contentHandler = contentHandler
-///         bestAttemptContent = request.content.mutableCopy()
-///         bestAttemptContent?.title += " [modified]"
-///         if let bestAttemptContent { contentHandler(bestAttemptContent.content) }
+///         bestAttemptContent = (request.content.mutableCopy() as? UNMutableNotificationContent)
+///         if let bestAttemptContent {
+///             bestAttemptContent.title = "\(bestAttemptContent.title) [modified]"
+///             contentHandler(bestAttemptContent)
+///         }
 ///     }
 ///
 ///     override func serviceExtensionTimeWillExpire() {
-///         if let contentHandler, let bestAttemptContent { contentHandler(bestAttemptContent.content) }
+///         if let contentHandler, let bestAttemptContent { contentHandler(bestAttemptContent) }
 ///     }
 /// }
 /// ```
 ///
-/// Two differences from iOS, both because notification content is a value here:
-/// `mutableCopy()` already returns a ``UNMutableNotificationContent`` (no `as?` cast needed), and
-/// the handler takes a ``UNNotificationContent``, so hand it `bestAttemptContent.content`.
-/// Edit the stored copy in place (`bestAttemptContent?.title = …`): an `if var` copy's edits
-/// would not reach ``serviceExtensionTimeWillExpire()``.
+/// As on iOS: the handler takes a copy of the content it is given, so later edits change nothing
+/// shown.
 ///
 /// Everything happens on the main actor: the handler is called there, and calling it from
 /// elsewhere does not compile. Only the first call counts; content that removes the alert text

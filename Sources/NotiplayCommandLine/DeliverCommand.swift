@@ -104,6 +104,9 @@ struct DeliverCommand: AsyncParsableCommand {
         let engine = try output.audio.startEngine(untimed: output.untimed)
         // After the engine: the app command's output goes where messages go now.
         configuration.environment = hostEnvironment()
+        if mode != .headless, let columns = TerminalSize.current(fd: 1, environment: processEnvironment)?.columns {
+            configuration.cardColumns = columns
+        }
         service.environment = configuration.environment
 
         let request = UNNotificationRequest(

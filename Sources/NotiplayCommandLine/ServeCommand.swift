@@ -117,6 +117,9 @@ struct ServeCommand: AsyncParsableCommand {
     ) async -> Int32 {
         var configuration = PresentationSession.Configuration()
         configuration.environment = hostEnvironment()
+        if !headless, let columns = TerminalSize.current(fd: 1, environment: processEnvironment)?.columns {
+            configuration.cardColumns = columns
+        }
         var types = NotiplayCLI.types
         if freedesktop != nil { FreedesktopApp.register(in: &types) }
         let service = CenterService(

@@ -82,7 +82,7 @@ package struct PlainTextCardDriver: CardDriver {
     }
 
     package func present(_ session: PresentationSession, keys: KeyScript) async -> CardEnd {
-        write(FrameRenderer.plainText(CardLayout.render(session.card(), width: width), glyphs: glyphs) + "\n")
+        write(FrameRenderer.plainText(CardLayout.render(session.card(width: width), width: width), glyphs: glyphs) + "\n")
         shown()
         return await keys.run(on: session).cardEnd ?? .closed
     }

@@ -248,7 +248,7 @@ private final class TerminalCardScreen {
         }
         let status = [notice, deckStatus].compactMap { $0 }.joined(separator: " · ")
         let card = CardLayout.render(
-            session.card(prompt: promptLine, status: status.isEmpty ? nil : status), width: size.columns)
+            session.card(width: size.columns, prompt: promptLine, status: status.isEmpty ? nil : status), width: size.columns)
         // The frame is the card itself (the rest of the screen stays blank): a smaller diff.
         var screen = card
         if card.height > size.rows {

@@ -319,7 +319,7 @@ public final class NotificationTestHost {
 
     /// The card as plain text at ``columns`` (the default content, actions and button included).
     public func screen() -> String {
-        FrameRenderer.plainText(CardLayout.render(session.card(), width: columns))
+        FrameRenderer.plainText(CardLayout.render(session.card(width: columns), width: columns))
     }
 
     /// The media position now, in seconds: libmpv's while a file is loaded, else where the last
