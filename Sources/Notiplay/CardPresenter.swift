@@ -199,7 +199,9 @@ final class CardPresenter {
         guard !isDismissed else { return }
         let event: PresentationEvent = playing ? .mediaPlayingStarted : .mediaPlayingPaused
         guard buttonType != .none else {
-            log.record(.error("\(event.name)() ignored: the extension has no media button (type none)"))
+            log.record(.error(
+                "\(event.name)() ignored: the extension has no media button (type none: its mediaPlayPauseButtonType"
+                    + " is .none or its mediaPlayPauseButtonFrame empty — declared as `var mediaPlayPauseButtonFrame: CGRect`?)"))
             return
         }
         log.record(event)

@@ -51,8 +51,14 @@ public enum UNNotificationContentExtensionResponseOption: String, Sendable, Hash
 ///   either, no media button is drawn and `mediaPlay()`/`mediaPause()` are never called;
 /// - no `mediaPlayPauseButtonTintColor`: the card's tint (`.systemBlue`).
 ///
-/// A member written with a slightly different signature than the protocol's would silently not
-/// count; Swift warns about it ("nearly matches defaulted requirement"), so read those warnings.
+/// A member must be declared with the protocol's exact name and types (a frame typed `Rect`, a
+/// misspelt `mediaPlayPauseButtonTyp`): otherwise Swift takes it, without a warning, as a member
+/// of the class's own, and the default applies. A script's `expect button` failure and the
+/// `error` event of a report without a button name the members to check.
+///
+/// In a class hierarchy, the class that adopts the protocol must implement every optional member
+/// a subclass overrides: a subclass cannot override a default the base class takes from the
+/// protocol.
 @MainActor
 public protocol UNNotificationContentExtension: AnyObject {
     /// Called on presentation, and again for each new notification of the same thread while the

@@ -150,7 +150,9 @@ final class ScriptExecution {
             let host = try presented()
             await host.session.settle()
             if host.buttonState.rawValue != button.rawValue {
-                throw StepFailure("expected the button \(button.rawValue), it is \(host.buttonState.rawValue)", host)
+                var message = "expected the button \(button.rawValue), it is \(host.buttonState.rawValue)"
+                if host.buttonState.rawValue == "none" { message += Self.noButtonHint }
+                throw StepFailure(message, host)
             }
         case .expectResponse(let response):
             let host = try presented()
@@ -234,7 +236,15 @@ final class ScriptExecution {
         let ms = Int((value * 1000).rounded())
         return "\(ms / 1000).\(String(ms % 1000).leftPadded(to: 3))"
     }
+
+    /// Why a card can have no media button, for a failure that expected one: the usual cause is a
+    /// member declared with another type or name than the protocol's, which Swift takes silently
+    /// as a member of the extension's own while the protocol's default (no button) applies.
+    static let noButtonHint = "; no media button: the extension's mediaPlayPauseButtonType is .none or its"
+        + " mediaPlayPauseButtonFrame is empty (they count only when declared exactly as `var mediaPlayPauseButtonType:"
+        + " UNNotificationContentExtensionMediaPlayPauseButtonType` and `var mediaPlayPauseButtonFrame: CGRect`)"
 }
+
 
 /// Why a step failed, with the last events.
 struct StepFailure: Error {

@@ -55,6 +55,17 @@ final class BareExtension: TerminalViewController, UNNotificationContentExtensio
     func didReceive(_ notification: UNNotification) {}
 }
 
+/// A frame in cells, as the API had it before: Swift takes it as the class's own property, the
+/// protocol's default (an empty frame) applies.
+final class CellFrameExtension: TerminalViewController, UNNotificationContentExtension {
+    var mediaPlayPauseButtonType: UNNotificationContentExtensionMediaPlayPauseButtonType { .default }
+    var mediaPlayPauseButtonFrame: Rect { Rect(x: 0, y: 0, width: 2, height: 1) }
+
+    func didReceive(_ notification: UNNotification) {
+        extensionContext?.mediaPlayingStarted()
+    }
+}
+
 /// Opens a URL through its context, as seed 004 does.
 final class OpeningExtension: TerminalViewController, UNNotificationContentExtension {
     var opened: [Bool] = []
@@ -79,6 +90,7 @@ struct PortingFidelityTests {
         types.register(AppleDeclaredExtension.self, as: "Test.AppleDeclaredExtension")
         types.register(BareExtension.self, as: "Test.BareExtension")
         types.register(OpeningExtension.self, as: "Test.OpeningExtension")
+        types.register(CellFrameExtension.self, as: "Test.CellFrameExtension")
         let manifest = ExtensionManifest(
             bundleName: "Test", path: "Test.appex/Info.plist", point: .content, principalClass: typeName,
             mainStoryboard: nil, typeName: typeName, bundleIdentifier: nil, displayName: nil, categories: ["test"],
@@ -130,6 +142,16 @@ struct PortingFidelityTests {
         #expect(s.log.events(named: "dismissed").map { $0.string("reason") } == ["forwarded"])
         #expect(s.log.events(named: "response").isEmpty)
         #expect(s.isDismissed)
+    }
+
+    @Test("A member of another type is not the protocol's: no button, and the error names what to check")
+    func mistypedMember() throws {
+        let s = try session("Test.CellFrameExtension")
+        try s.present(notification())
+        #expect(s.buttonType == .none)
+        let message = s.log.events(named: "error").first?.string("message") ?? ""
+        #expect(message.contains("mediaPlayingStarted() ignored"))
+        #expect(message.contains("var mediaPlayPauseButtonFrame: CGRect"))
     }
 
     @Test("viewDidLoad runs once, with the bounds set, before didReceive; the view hears it appear and disappear")
