@@ -40,6 +40,8 @@ extension PresentationSession {
         }
         card.prompt = prompt
         card.status = status
+        card.interactive = userInteractionEnabled
+        card.focus = focus
         return card
     }
 

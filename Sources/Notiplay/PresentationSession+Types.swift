@@ -32,6 +32,17 @@ extension PresentationSession {
         case seek(to: Double)
         /// Move the card's media by this many seconds, back when negative (← and →, when ``canSeek``).
         case seekBy(Double)
+        /// Focus the next button (Tab): the extension's buttons when its manifest enables user
+        /// interaction, then the action buttons, then nothing, and round again.
+        case focusNext
+        /// Focus the previous button (Shift-Tab).
+        case focusPrevious
+        /// Enter: activate the focused button; with nothing focused, the default action.
+        case confirm
+        /// A click on the card's cell at `column`, `row` (from 0, the card's top-left corner at
+        /// the origin) as laid out ``PresentationSession/layoutWidth`` wide: the ✕, the media
+        /// button, an action button, an extension's button (when it takes input) or its content.
+        case click(column: Int, row: Int)
     }
 
     /// Limits and options.
