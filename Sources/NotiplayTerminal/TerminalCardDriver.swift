@@ -2,10 +2,12 @@ import NotiplayCore
 package import Notiplay
 import NotiplayViews
 
-/// A card in a terminal: drawn and redrawn, keys from the keyboard (as `KeyBindings` maps them).
+/// A card in a terminal: drawn and redrawn, keys from the keyboard and clicks from the mouse (as
+/// `KeyBindings` maps them).
 ///
-/// A text-input action opens a prompt (type, Enter sends, Esc cancels). The terminal is restored
-/// on every way out.
+/// A text-input action — its key, a click on it, Enter while it is focused — opens a prompt
+/// (type, Enter sends, Esc cancels). The terminal reports the mouse while the card is shown; the
+/// terminal, mouse reporting off, is restored on every way out.
 @MainActor
 package struct TerminalCardDriver: CardDriver {
     private let input: Int32
@@ -47,7 +49,7 @@ private final class TerminalCardScreen {
     private let source: CardSource
     /// The session whose hooks are set (onChange, the log's observer).
     private var hooked: PresentationSession?
-    private let terminal = TerminalGuard()
+    private let terminal = TerminalGuard(reportsMouse: true)
     private let output: Int32
     private let environment: [String: String]
     private var renderer = FrameRenderer()
@@ -169,16 +171,13 @@ private final class TerminalCardScreen {
             }
         }
         switch KeyBindings.command(for: key) {
-        case .input(.action(let number, _))?:
-            guard session.actions.indices.contains(number - 1) else { break }
-            let action = session.actions[number - 1]
-            if action.isTextInput {
-                prompt = (number, action.title, "")
+        case .input(let input)?:
+            if let number = session.textInputAction(for: input) {
+                prompt = (number, session.actions[number - 1].title, "")
                 draw()
             } else {
-                session.handle(.action(number))
+                session.handle(input)
             }
-        case .input(let input)?: session.handle(input)
         case .otherCard(let step)?: _ = moveCard(step)
         case .quit?: return .closed
         case .interrupt?: return .interrupted(signal: 2)
@@ -247,6 +246,8 @@ private final class TerminalCardScreen {
             return
         }
         let status = [notice, deckStatus].compactMap { $0 }.joined(separator: " · ")
+        // Clicks and Tab go by the card as drawn here.
+        session.layoutWidth = size.columns
         let card = CardLayout.render(
             session.card(prompt: promptLine, status: status.isEmpty ? nil : status), width: size.columns)
         // The frame is the card itself (the rest of the screen stays blank): a smaller diff.

@@ -35,7 +35,8 @@ import Testing
     func oneTable() {
         let pairs: [(String, CardCommand)] = [
             ("space", .input(.media)), ("p", .input(.media)), ("3", .input(.action(3))),
-            ("enter", .input(.defaultAction)), ("esc", .input(.dismiss)), ("d", .input(.dismiss)),
+            ("enter", .input(.confirm)), ("tab", .input(.focusNext)), ("shift-tab", .input(.focusPrevious)),
+            ("backtab", .input(.focusPrevious)), ("click:12:3", .input(.click(column: 11, row: 2))), ("esc", .input(.dismiss)), ("d", .input(.dismiss)),
             ("tap", .input(.tapContent)), ("left", .input(.seekBy(-5))), ("right", .input(.seekBy(5))), ("q", .quit),
         ]
         for (name, command) in pairs {
