@@ -13,18 +13,24 @@ package struct TerminalCardDriver: CardDriver {
     private let input: Int32
     private let output: Int32
     private let environment: [String: String]
+    private let escapeDelay: Duration
 
     /// A driver on the terminal at `input` and `output`; `environment` (the process's) decides
     /// colours (`NO_COLOR`, `COLORTERM`, `TERM`), glyphs (the locale) and `COLUMNS`/`LINES`.
-    package init(input: Int32 = 0, output: Int32 = 1, environment: [String: String]) {
+    /// `escapeDelay` is how long an ESC waits for the rest of a sequence before it is the Escape
+    /// key (`TerminalEvents`; tests on a busy machine make it long).
+    package init(
+        input: Int32 = 0, output: Int32 = 1, environment: [String: String], escapeDelay: Duration = .milliseconds(50)
+    ) {
         self.input = input
         self.output = output
         self.environment = environment
+        self.escapeDelay = escapeDelay
     }
 
     package func present(_ session: PresentationSession, keys: KeyScript) async -> CardEnd {
         let card = TerminalCardScreen(source: .single(session), output: output, environment: environment)
-        return await card.run(input: input, keys: keys)
+        return await card.run(input: input, keys: keys, escapeDelay: escapeDelay)
     }
 
     /// Shows `deck`'s cards one at a time until the person quits or an interrupt comes: n and N
@@ -32,7 +38,7 @@ package struct TerminalCardDriver: CardDriver {
     /// deck's status shows alone.
     package func present(deck: any CardDeck, keys: KeyScript) async -> CardEnd {
         let card = TerminalCardScreen(source: .deck(deck), output: output, environment: environment)
-        return await card.run(input: input, keys: keys)
+        return await card.run(input: input, keys: keys, escapeDelay: escapeDelay)
     }
 }
 
@@ -69,7 +75,7 @@ private final class TerminalCardScreen {
         size = TerminalSize.current(fd: output, environment: environment) ?? (80, 24)
     }
 
-    func run(input: Int32, keys: KeyScript) async -> CardEnd {
+    func run(input: Int32, keys: KeyScript, escapeDelay: Duration) async -> CardEnd {
         do {
             try terminal.enter(input: input, output: output)
         } catch {
@@ -78,7 +84,7 @@ private final class TerminalCardScreen {
         defer { terminal.restore() }
         let events: TerminalEvents
         do {
-            events = try TerminalEvents(terminal: terminal)
+            events = try TerminalEvents(terminal: terminal, escapeDelay: escapeDelay)
         } catch {
             terminal.restore()
             return .unavailable("the terminal cannot be read: \(error)")
