@@ -24,7 +24,7 @@ extension PresentationSession {
         case action(Int, text: String? = nil)
         /// The action with this identifier.
         case actionNamed(String, text: String? = nil)
-        /// The notification itself (Enter).
+        /// The notification itself: the default action (Enter with nothing focused).
         case defaultAction
         /// Close the card (Esc or d).
         case dismiss
