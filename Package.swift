@@ -178,14 +178,16 @@ let package = Package(
         .testTarget(name: "NotiplayDBusTests", dependencies: ["NotiplayDBus", "NotiplaySystem", "NotiplayTestSupport"]),
         .testTarget(name: "NotiplayScriptTests", dependencies: ["NotiplayScript", "NotiplayTestSupport"]),
         .testTarget(
-            name: "NotiplayTerminalTests", dependencies: ["NotiplayTerminal", "Notiplay", "NotiplayViews", "NotiplayCore", "NotiplayTestSupport"], exclude: ["Snapshots"]),
+            name: "NotiplayTerminalTests",
+            dependencies: ["NotiplayTerminal", "Notiplay", "NotiplayViews", "NotiplayCore", "NotiplayPlayback", "NotiplayTestSupport"],
+            exclude: ["Snapshots"]),
         .testTarget(
             name: "NotiplayPlaybackTests",
             dependencies: ["NotiplayPlayback", "NotiplayCore", "NotiplayTestSupport"]
         ),
         .testTarget(
             name: "NotiplayRuntimeTests",
-            dependencies: ["Notiplay", "NotiplayCenterClient", "NotiplayCore", "NotiplayPlayback", "NotiplayTestSupport"]
+            dependencies: ["Notiplay", "NotiplayCenterClient", "NotiplayCore", "NotiplayPlayback", "NotiplayViews", "NotiplayTestSupport"]
         ),
         .testTarget(
             name: "NotiplayTestingTests",

@@ -108,7 +108,7 @@ final class CardPresenter {
     }
 
     /// How wide the card is drawn, in columns; the view's bounds follow it.
-    var cardColumns = 60 {
+    var cardColumns = 80 {
         didSet { if cardColumns != oldValue { updateBounds() } }
     }
 

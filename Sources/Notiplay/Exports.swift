@@ -16,6 +16,7 @@
 @_exported import struct NotiplayViews.Box
 @_exported import struct NotiplayViews.Spacer
 @_exported import struct NotiplayViews.VerticalStack
+@_exported import struct NotiplayViews.Button
 @_exported import enum NotiplayViews.TextAlignment
 @_exported import struct NotiplayViews.Rect
 @_exported import struct NotiplayViews.Size

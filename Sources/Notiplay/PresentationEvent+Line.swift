@@ -21,6 +21,8 @@ extension PresentationEvent {
             return fields
         case .actions(let identifiers):
             return [("identifiers", .string(identifiers.joined(separator: ",")))]
+        case .control(let title):
+            return [("title", .string(title))]
         case .response(let option, let identifier, let timedOut):
             var fields: [(String, JSONScalar)] = [("option", .string(option.rawValue)), ("identifier", .string(identifier))]
             if timedOut { fields.append(("reason", .string("timeout"))) }
@@ -83,6 +85,9 @@ extension PresentationEvent {
         case "actions":
             guard let identifiers = line.list("identifiers") else { return nil }
             self = .actions(identifiers: identifiers)
+        case "control":
+            guard let title = line.string("title") else { return nil }
+            self = .control(title: title)
         case "response":
             guard let option = line.string("option").flatMap(UNNotificationContentExtensionResponseOption.init),
                 let identifier = line.string("identifier")

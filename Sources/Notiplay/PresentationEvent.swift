@@ -23,6 +23,10 @@ public enum PresentationEvent: Sendable, Equatable {
     case action(identifier: String, text: String? = nil, source: ActionSource? = nil)
     /// The extension replaced the card's action buttons.
     case actions(identifiers: [String])
+    /// A person activated one of the extension's own buttons (a click, or Enter while it was
+    /// focused): its action runs next. Only for an extension whose manifest enables user
+    /// interaction.
+    case control(title: String)
     /// The extension's completion handler answered (or, `timedOut`, the time limit answered
     /// ``UNNotificationContentExtensionResponseOption/dismiss`` for it).
     case response(option: UNNotificationContentExtensionResponseOption, identifier: String, timedOut: Bool = false)
@@ -110,7 +114,7 @@ public enum PresentationEvent: Sendable, Equatable {
     }
 
     /// The event's name, as lines and scripts give it: `didReceive`, `mediaPlay`, `mediaPause`,
-    /// `mediaPlayingStarted`, `mediaPlayingPaused`, `buttonState`, `action`, `actions`, `response`,
+    /// `mediaPlayingStarted`, `mediaPlayingPaused`, `buttonState`, `action`, `actions`, `control`, `response`,
     /// `forwarded`, `command`, `dismissed`, `playback`, `service`, `removed` or `error`.
     public var name: String {
         switch self {
@@ -122,6 +126,7 @@ public enum PresentationEvent: Sendable, Equatable {
         case .buttonState: "buttonState"
         case .action: "action"
         case .actions: "actions"
+        case .control: "control"
         case .response: "response"
         case .forwarded: "forwarded"
         case .command: "command"

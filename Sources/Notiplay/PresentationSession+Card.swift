@@ -16,7 +16,7 @@ extension PresentationSession {
     ///   - prompt: A text-input prompt being typed, shown under the actions.
     ///   - status: A notice shown dim at the bottom.
     public func card(width: Int? = nil, now: Date = .now, prompt: String? = nil, status: String? = nil) -> CardModel {
-        if let width { presenter.cardColumns = width }
+        if let width { layoutWidth = width }
         guard let notification, let controller else { return CardModel(header: app.name) }
         let content = notification.request.content
         var header = app.name
@@ -41,6 +41,8 @@ extension PresentationSession {
         card.buttonTint = controller.mediaPlayPauseButtonTintColor.terminalColor
         card.prompt = prompt
         card.status = status
+        card.interactive = userInteractionEnabled
+        card.focus = focus
         return card
     }
 

@@ -26,19 +26,38 @@ extension PresentationSession {
         case .defaultAction:
             performDefaultAction(from: .user)
         case .dismiss:
-            if presenter.category?.options.contains(.customDismissAction) == true {
-                forward(UNNotificationDismissActionIdentifier, text: nil)
-            }
-            dismiss(reason: .user)
+            dismissByUser()
         case .seek(let seconds):
             seek(to: seconds)
         case .seekBy(let delta):
             guard let player = seekablePlayer else { return }
             seek(to: player.position + delta)
+        case .focusNext:
+            moveFocus(by: 1)
+        case .focusPrevious:
+            moveFocus(by: -1)
+        case .confirm:
+            let map = cardMap()
+            if let focus, map.focusOrder.contains(focus) {
+                activate(focus, on: map)
+            } else {
+                performDefaultAction(from: .user)
+            }
+        case .click(let column, let row):
+            let map = cardMap()
+            if let target = map.target(column: column, row: row) { activate(target, on: map) }
         }
     }
 
-    private func respond(to action: UNNotificationAction, text: String?) {
+    /// A person closed the card (Esc, d, a click on ✕).
+    func dismissByUser() {
+        if presenter.category?.options.contains(.customDismissAction) == true {
+            forward(UNNotificationDismissActionIdentifier, text: nil)
+        }
+        dismiss(reason: .user)
+    }
+
+    func respond(to action: UNNotificationAction, text: String?) {
         guard let notification = presenter.notification, let controller = presenter.controller else { return }
         responses.respond(to: action, text: text, notification: notification, controller: controller)
     }

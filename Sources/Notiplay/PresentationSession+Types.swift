@@ -24,7 +24,7 @@ extension PresentationSession {
         case action(Int, text: String? = nil)
         /// The action with this identifier.
         case actionNamed(String, text: String? = nil)
-        /// The notification itself (Enter).
+        /// The notification itself: the default action (Enter with nothing focused).
         case defaultAction
         /// Close the card (Esc or d).
         case dismiss
@@ -32,6 +32,17 @@ extension PresentationSession {
         case seek(to: Double)
         /// Move the card's media by this many seconds, back when negative (← and →, when ``canSeek``).
         case seekBy(Double)
+        /// Focus the next button (Tab): the extension's buttons when its manifest enables user
+        /// interaction, then the action buttons, then nothing, and round again.
+        case focusNext
+        /// Focus the previous button (Shift-Tab).
+        case focusPrevious
+        /// Enter: activate the focused button; with nothing focused, the default action.
+        case confirm
+        /// A click on the card's cell at `column`, `row` (from 0, the card's top-left corner at
+        /// the origin) as laid out ``PresentationSession/layoutWidth`` wide: the ✕, the media
+        /// button, an action button, an extension's button (when it takes input) or its content.
+        case click(column: Int, row: Int)
     }
 
     /// Limits and options.
@@ -45,9 +56,9 @@ extension PresentationSession {
         public var clock: any Clock<Duration>
         /// The variables the app's command runs with, and where its output goes.
         public var environment: HostEnvironment
-        /// How wide the card will be drawn, in columns, before a driver draws it: the extension's
-        /// `view.bounds` in `viewDidLoad()` follow it (60 by default, the test host's width).
-        public var cardColumns = 60
+        /// How wide the card will be drawn, in columns, before a driver draws it (80 by default):
+        /// the extension's `view.bounds` in `viewDidLoad()` follow it.
+        public var cardColumns = 80
 
         /// The defaults: 10 s for a completion handler, 30 s for the app's command, the system's
         /// clock, and an empty `HostEnvironment`.

@@ -1,5 +1,5 @@
 import NotiplayCore
-import NotiplayViews
+package import NotiplayViews
 package import NotiplayPlayback
 
 #if canImport(FoundationEssentials)
@@ -17,7 +17,8 @@ import Foundation
 /// - the engine: a lease per card for the card's ``MediaPlayer``s, and the engine's events passed
 ///   to the player that loaded last (`PlaybackRouter`, `EngineLease`);
 /// - the app's delivered and pending notifications (`NotificationStore`);
-/// - input (``handle(_:)``) and the app's command for forwarded actions.
+/// - input (``handle(_:)``): keys, clicks on the card as laid out ``layoutWidth`` wide, and the
+///   focus Tab moves (`PresentationSession+Focus.swift`); the app's command for forwarded actions.
 ///
 /// While it calls into an extension it binds the card's scope (`PresentationScope`): what the
 /// extension makes then (a ``MediaPlayer``) or asks for (``UNUserNotificationCenter/current()``)
@@ -62,6 +63,16 @@ package final class PresentationSession {
     public var awaitsResponse: Bool { responses.pending > 0 }
     /// Called when anything on the card may have changed.
     public var onChange: (@MainActor () -> Void)?
+    /// The width, in columns, the card is laid out at — to find what a click reaches and where Tab
+    /// goes, and for the extension's `view.bounds`: a driver sets the width it draws at;
+    /// ``Configuration/cardColumns`` (80) until then, and headless.
+    public var layoutWidth: Int {
+        get { presenter.cardColumns }
+        set { presenter.cardColumns = newValue }
+    }
+    /// What Tab has focused (an extension's button or an action button); `nil` for nothing, when
+    /// Enter is the default action. A new card starts with nothing focused.
+    public internal(set) var focus: CardTarget?
 
     /// A session presenting for `app`, with the extensions of `registry` implemented by `types`,
     /// playing media through `engine`.
@@ -109,6 +120,7 @@ package final class PresentationSession {
         }
         let presenting = try presenter.contentExtension(for: notification.request.content)
         if presenter.controller != nil { endCard() }
+        focus = nil
         router.newCard()
         router.scope.bind {
             presenter.show(notification, with: presenting, context: NSExtensionContext(session: self))

@@ -23,13 +23,16 @@ struct DeliverCommand: AsyncParsableCommand {
         abstract: "Present a notification with its content extension (headless: keys in, events out).",
         discussion: """
             --headless presents with no terminal, feeds --keys as if typed and prints every \
-            event. Keys: space or p (media button), 1-9 (actions), enter (default action), esc \
-            or d (dismiss), tap (touch the content), left and right (5 s back or on), q (quit), \
+            event. Keys: space or p (media button), 1-9 (actions), tab and shift-tab (move the \
+            focus: the extension's buttons when its Info.plist enables user interaction, then \
+            the actions), enter (the focused button, else the default action), esc or d \
+            (dismiss), tap (touch the content), left and right (5 s back or on), q (quit), \
+            click:COL:ROW (a click on the card's cell, from 1), click:media, click:close, \
             ~500ms or ~1.5s (wait), ~end (wait for the end of the audio).
 
             Without --headless, in a terminal: the card, drawn and redrawn, keys from the \
-            keyboard. When standard output is not a terminal: the card once as text, then the \
-            events.
+            keyboard and clicks from the mouse. When standard output is not a terminal: the \
+            card once as text, then the events.
             """)
 
     @Argument(help: "An APNs payload file (.apns or JSON).", completion: .file(extensions: ["apns", "json"]))

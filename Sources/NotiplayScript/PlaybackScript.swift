@@ -39,9 +39,15 @@ public struct ScriptStep: Sendable, Equatable {
         case extensions(directory: String)
         /// `deliver PAYLOAD [attach FILE]...`: presents a notification; all paths absolute.
         case deliver(payload: String, attachments: [String])
-        /// `press media|play|pause`: activates the media button (`play` and `pause` also check
-        /// the glyph it shows first).
+        /// `press media|play|pause|tab|shift-tab|enter`: activates the media button (`play` and
+        /// `pause` also check the glyph it shows first), or presses a key of the card's focus:
+        /// Tab and Shift-Tab move it, Enter activates what it is on (the default action when it
+        /// is on nothing).
         case press(Press)
+        /// `click COL,ROW|media|close|action ID|button "TITLE"`: a click on the card as the
+        /// virtual terminal lays it out (``resize(columns:rows:)``): on a cell, or in the middle
+        /// of the media button, the ✕, an action button or one of the extension's buttons.
+        case click(Click)
         /// `tap content`: activates the extension's content area.
         case tapContent
         /// `action ID [text "reply"]`: chooses an action button, with the reply of a text-input action.
@@ -128,6 +134,26 @@ public struct ScriptStep: Sendable, Equatable {
         case play
         /// The media button, which must show ⏸.
         case pause
+        /// Tab: the focus moves to the next button.
+        case tab
+        /// Shift-Tab: the focus moves to the previous button.
+        case shiftTab = "shift-tab"
+        /// Enter: the focused button, or the default action when none is.
+        case enter
+    }
+
+    /// Where `click` clicks.
+    public enum Click: Sendable, Equatable {
+        /// The card's cell at `column`, `row`, from 1 as a terminal counts (`click 12,3`).
+        case cell(column: Int, row: Int)
+        /// The middle of the media button (`click media`).
+        case media
+        /// The ✕ (`click close`).
+        case close
+        /// The action button with this identifier (`click action ID`).
+        case action(String)
+        /// The extension's button with this title (`click button "TITLE"`).
+        case button(String)
     }
 
     /// What the media button shows, for `expect button`.

@@ -21,12 +21,12 @@ public enum ScriptParser {
     public static let eventNames: [String] = [
         "didReceive", "mediaPlay", "mediaPause", "mediaPlayingStarted", "mediaPlayingPaused", "buttonState",
         "action", "actions", "response", "forwarded", "dismissed", "playback", "error", "command", "service",
-        "removed",
+        "removed", "control",
     ]
 
     /// The first word of every step.
     public static let stepNames: [String] = [
-        "app", "extensions", "deliver", "press", "tap", "action", "default", "dismiss", "wait", "seek", "resize",
+        "app", "extensions", "deliver", "press", "click", "tap", "action", "default", "dismiss", "wait", "seek", "resize",
         "expect", "serve", "send", "advance", "restart", "focus",
     ]
 

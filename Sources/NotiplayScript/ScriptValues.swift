@@ -131,6 +131,24 @@ enum ScriptValues {
         )
     }
 
+    /// `COL,ROW`: two whole numbers from 1 to 500 (a card's cell, as a terminal counts).
+    static func cell(_ text: String) -> (column: Int, row: Int)? {
+        let parts = text.unicodeScalars.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return nil }
+        var numbers: [Int] = []
+        for part in parts {
+            guard !part.isEmpty, part.count <= 3 else { return nil }
+            var value = 0
+            for scalar in part {
+                guard let digit = decimalDigit(scalar) else { return nil }
+                value = value * 10 + Int(digit)
+            }
+            guard (1...500).contains(value) else { return nil }
+            numbers.append(value)
+        }
+        return (numbers[0], numbers[1])
+    }
+
     static func decimalDigit(_ scalar: Unicode.Scalar) -> UInt8? {
         let v = scalar.value
         guard v >= 0x30, v <= 0x39 else { return nil }

@@ -128,10 +128,12 @@ struct StepReader {
             try finish()
             return .deliver(payload: payload, attachments: attachments)
         case "press":
-            usage = "press media|play|pause"
-            let press = try choice([ScriptStep.Press.media, .play, .pause])
+            usage = "press media|play|pause|tab|shift-tab|enter"
+            let press = try choice([ScriptStep.Press.media, .play, .pause, .tab, .shiftTab, .enter])
             try finish()
             return .press(press)
+        case "click":
+            return try click()
         case "tap":
             usage = "tap content"
             try keyword("content")
@@ -207,6 +209,29 @@ struct StepReader {
         usage = "wait DURATION"
         try finish()
         return .wait(duration)
+    }
+
+    mutating func click() throws(ScriptError) -> ScriptStep.Kind {
+        usage = "click COL,ROW | click media | click close | click action ID | click button \"TITLE\""
+        let token = try next("COL,ROW, media, close, action ID or button \"TITLE\"")
+        let click: ScriptStep.Click
+        if token.isWord("media") {
+            click = .media
+        } else if token.isWord("close") {
+            click = .close
+        } else if token.isWord("action") {
+            click = .action(try nonEmpty("ID after action"))
+        } else if token.isWord("button") {
+            click = .button(try nonEmpty("TITLE after button"))
+        } else if !token.quoted, let cell = ScriptValues.cell(token.text) {
+            click = .cell(column: cell.column, row: cell.row)
+        } else {
+            throw error(
+                token.column,
+                "expected COL,ROW (from 1, like 12,3), media, close, action ID or button \"TITLE\"; found \(ScriptText.quoted(token.text))")
+        }
+        try finish()
+        return .click(click)
     }
 
     mutating func resize() throws(ScriptError) -> (columns: Int, rows: Int) {

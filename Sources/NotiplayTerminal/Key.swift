@@ -11,6 +11,8 @@ public enum Key: Sendable, Hashable {
     case enter
     /// Tab (Ctrl-I).
     case tab
+    /// Shift-Tab (the back tab, `ESC [ Z`).
+    case backTab
     /// Backspace (DEL, or Ctrl-H).
     case backspace
     /// Escape pressed on its own (see ``KeyDecoder`` for how it is told from the start of a
@@ -33,16 +35,21 @@ public enum Key: Sendable, Hashable {
     /// Any other control key, named by its character: Ctrl-A is `control("a")`, Ctrl-@ is
     /// `control("@")`, Ctrl-\ is `control("\\")`.
     case control(Character)
+    /// Not a key: a mouse report, which comes in the same stream as the keys, in order, while
+    /// the terminal reports the mouse (see ``MouseEvent``).
+    case mouse(MouseEvent)
 }
 
 extension Key: CustomStringConvertible {
-    /// A short readable name: `q`, `space`, `enter`, `up`, `ctrl-c`, `ctrl-a`.
+    /// A short readable name: `q`, `space`, `enter`, `shift-tab`, `up`, `ctrl-c`, `ctrl-a`,
+    /// `mouse-press-0@12:3`.
     public var description: String {
         switch self {
         case .character(let character): String(character)
         case .space: "space"
         case .enter: "enter"
         case .tab: "tab"
+        case .backTab: "shift-tab"
         case .backspace: "backspace"
         case .escape: "escape"
         case .up: "up"
@@ -53,6 +60,7 @@ extension Key: CustomStringConvertible {
         case .controlD: "ctrl-d"
         case .controlZ: "ctrl-z"
         case .control(let character): "ctrl-\(character)"
+        case .mouse(let event): "mouse-\(event.kind)-\(event.button)@\(event.column):\(event.row)"
         }
     }
 }

@@ -22,14 +22,20 @@ package enum KeyBindings {
 
     /// What `key` does on a card; `nil` when it does nothing.
     ///
-    /// space or p: the media button; 1–9: actions; Enter: the default action; Esc or d: dismiss;
-    /// t: touch the content; ← and →: 5 s back or on; n and N: the next and previous card (the
-    /// center's queue); q or Ctrl-D: quit; Ctrl-C: interrupt.
+    /// space or p: the media button; 1–9: actions; Tab and Shift-Tab: focus the next or previous
+    /// button (the extension's, when it takes input, then the actions); Enter: the focused button,
+    /// or the default action when none is; Esc or d: dismiss; t: touch the content; ← and →: 5 s
+    /// back or on; n and N: the next and previous card (the center's queue); q or Ctrl-D: quit;
+    /// Ctrl-C: interrupt. A click (the left button pressed) reaches what is under it on the card,
+    /// drawn from the screen's top-left corner; other mouse reports do nothing.
     package static func command(for key: Key) -> CardCommand? {
         switch key {
         case .space, .character("p"): .input(.media)
         case .character("t"): .input(.tapContent)
-        case .enter: .input(.defaultAction)
+        case .tab: .input(.focusNext)
+        case .backTab: .input(.focusPrevious)
+        case .enter: .input(.confirm)
+        case .mouse(let event): event.isClick ? .input(.click(column: event.column - 1, row: event.row - 1)) : nil
         case .escape, .character("d"): .input(.dismiss)
         case .left: .input(.seekBy(-seekStep))
         case .right: .input(.seekBy(seekStep))
@@ -43,11 +49,14 @@ package enum KeyBindings {
         }
     }
 
-    /// The key a key script names: `space`, `p`, `1`–`9`, `enter` (or `return`), `esc` (or
-    /// `escape`), `d`, `q`, `n`, `N`, `tap` (t), `left` (or ←), `right` (or →).
+    /// The key a key script names: `space`, `p`, `1`–`9`, `tab`, `shift-tab` (or `backtab`),
+    /// `enter` (or `return`), `esc` (or `escape`), `d`, `q`, `n`, `N`, `tap` (t), `left` (or ←),
+    /// `right` (or →); and a click, `click:COLUMN:ROW` (from 1, as a terminal reports it).
     package static func key(named name: String) -> Key? {
         switch name {
         case "space": .space
+        case "tab": .tab
+        case "shift-tab", "backtab": .backTab
         case "enter", "return": .enter
         case "esc", "escape": .escape
         case "tap": .character("t")
@@ -55,10 +64,24 @@ package enum KeyBindings {
         case "right", "→": .right
         case "p", "d", "q", "n", "N": .character(Character(name))
         default:
-            if name.count == 1, let digit = Int(name), (1...9).contains(digit) { .character(Character(name)) } else { nil }
+            if name.count == 1, let digit = Int(name), (1...9).contains(digit) {
+                .character(Character(name))
+            } else {
+                click(named: name)
+            }
         }
     }
 
+    /// `click:COLUMN:ROW`: a press of the left button on that cell (from 1).
+    private static func click(named name: String) -> Key? {
+        let parts = name.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == "click",
+            parts[1].count <= 4, parts[2].count <= 4, parts[1].allSatisfy(\.isASCII), parts[2].allSatisfy(\.isASCII),
+            let column = Int(parts[1]), let row = Int(parts[2]), column >= 1, row >= 1
+        else { return nil }
+        return .mouse(.click(column: column, row: row))
+    }
+
     /// The key names a key script accepts, for messages.
-    package static let names = "space, p, 1-9, enter, esc, d, q, n, N, tap, left, right"
+    package static let names = "space, p, 1-9, tab, shift-tab, enter, esc, d, q, n, N, tap, left, right, click:COL:ROW"
 }

@@ -7,6 +7,11 @@
 ///   other control keys;
 /// - the arrows, as CSI (`ESC [ A`…`D`, with or without modifier parameters such as
 ///   `ESC [ 1 ; 5 C`) or SS3 (`ESC O A`…`D`, the terminal's "application cursor" mode);
+/// - Shift-Tab (`ESC [ Z`, ``Key/backTab``);
+/// - mouse reports (``Key/mouse(_:)``): SGR's `ESC [ < b ; column ; row M` (press) and `m`
+///   (release), and X10's `ESC [ M` followed by three bytes; a report whose numbers do not read
+///   is swallowed like any unknown sequence, and one cut short at the end of input is dropped —
+///   never read as Escape and characters;
 /// - every other CSI or SS3 sequence (function keys, Home, Delete, bracketed paste marks…) is
 ///   swallowed whole, never leaked as characters. Bytes that are not valid UTF-8, and C1 control
 ///   characters, are dropped.
@@ -110,7 +115,10 @@ public struct KeyDecoder: Sendable {
             while end < pending.count {
                 let byte = pending[end]
                 if (0x40...0x7E).contains(byte) {
-                    if let arrow = Self.arrow(byte) { keys.append(arrow) }
+                    if byte == UInt8(ascii: "M") && end == index + 2 {
+                        return x10Mouse(at: index, final: final, into: &keys)
+                    }
+                    if let key = Self.csiKey(pending[(index + 2)..<end], final: byte) { keys.append(key) }
                     return end - index + 1
                 }
                 if !(0x20...0x3F).contains(byte) {
@@ -145,6 +153,48 @@ public struct KeyDecoder: Sendable {
             keys.append(.escape)
             return 1
         }
+    }
+
+    /// The key of a complete CSI sequence with these parameter (and intermediate) bytes and
+    /// this final byte: an arrow, Shift-Tab, or an SGR mouse report; `nil` for any other.
+    private static func csiKey(_ parameters: ArraySlice<UInt8>, final: UInt8) -> Key? {
+        if let arrow = arrow(final) { return arrow }
+        if final == UInt8(ascii: "Z") && parameters.isEmpty { return .backTab }
+        if final == UInt8(ascii: "M") || final == UInt8(ascii: "m"),
+            parameters.first == UInt8(ascii: "<"), let mouse = sgrMouse(parameters.dropFirst(), release: final == UInt8(ascii: "m"))
+        {
+            return .mouse(mouse)
+        }
+        return nil
+    }
+
+    /// `b ; column ; row` of an SGR mouse report: three numbers of digits only, the column and
+    /// row from 1; anything else is no report.
+    private static func sgrMouse(_ parameters: ArraySlice<UInt8>, release: Bool) -> MouseEvent? {
+        let fields = parameters.split(separator: UInt8(ascii: ";"), omittingEmptySubsequences: false)
+        guard fields.count == 3 else { return nil }
+        var numbers: [Int] = []
+        for field in fields {
+            guard !field.isEmpty, field.count <= 6, field.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+            numbers.append(field.reduce(0) { $0 * 10 + Int($1 - 0x30) })
+        }
+        guard numbers[1] >= 1, numbers[2] >= 1 else { return nil }
+        return MouseEvent.decode(code: numbers[0], column: numbers[1], row: numbers[2], release: release)
+    }
+
+    /// `ESC [ M` and three bytes, each 32 more than its value: the X10 mouse report a terminal
+    /// without SGR reporting sends. Its bytes are taken whole, never read as keys; unfinished at
+    /// the end of input, they are dropped.
+    private func x10Mouse(at index: Int, final: Bool, into keys: inout [Key]) -> Int? {
+        let available = pending.count - index
+        guard available >= 6 else { return final ? available : nil }
+        let code = Int(pending[index + 3]) - 32
+        let column = Int(pending[index + 4]) - 32
+        let row = Int(pending[index + 5]) - 32
+        if code >= 0, column >= 1, row >= 1 {
+            keys.append(.mouse(MouseEvent.decode(code: code, column: column, row: row, release: false)))
+        }
+        return 6
     }
 
     private static func arrow(_ final: UInt8) -> Key? {

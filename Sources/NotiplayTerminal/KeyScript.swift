@@ -1,11 +1,13 @@
 import NotiplayCore
-import NotiplayViews
+package import NotiplayViews
 package import Notiplay
 
 /// Keys fed to a card as if typed, with waits between them: `"space ~500ms 1 ~end q"`.
 ///
 /// Keys are named as `KeyBindings.key(named:)` says and do what `KeyBindings` says; `~500ms`,
-/// `~1.5s` or `~2` wait that long, and `~end` waits until the card's media stops.
+/// `~1.5s` or `~2` wait that long, and `~end` waits until the card's media stops. A click is
+/// `click:COLUMN:ROW` (the card's cell, from 1, as a terminal reports it), or `click:media` and
+/// `click:close` (the middle of the media button and the ✕, wherever the card lays them out).
 package struct KeyScript: Sendable, Equatable {
     /// One step of a script.
     package enum Step: Sendable, Equatable {
@@ -15,6 +17,8 @@ package struct KeyScript: Sendable, Equatable {
         case wait(Duration)
         /// Wait until the card's media stops (when it is playing).
         case waitForEnd
+        /// Click the middle of this target, if the card shows it (`click:media`, `click:close`).
+        case click(CardTarget)
     }
 
     /// A key script's text that cannot be read.
@@ -22,7 +26,7 @@ package struct KeyScript: Sendable, Equatable {
         /// The word that names no key, as written.
         package let token: String
         package var description: String {
-            "unknown key '\(TerminalText.clean(token))' (\(KeyBindings.names), ~500ms, ~1.5s, ~end)"
+            "unknown key '\(TerminalText.clean(token))' (\(KeyBindings.names), click:media, click:close, ~500ms, ~1.5s, ~end)"
         }
     }
 
@@ -45,6 +49,10 @@ package struct KeyScript: Sendable, Equatable {
         for token in text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," }) {
             if token == "~end" {
                 steps.append(.waitForEnd)
+            } else if token == "click:media" {
+                steps.append(.click(.mediaButton))
+            } else if token == "click:close" {
+                steps.append(.click(.close))
             } else if let key = KeyBindings.key(named: String(token)) {
                 steps.append(.key(key))
             } else if token.hasPrefix("~"), let duration = Self.duration(token.dropFirst()) {
@@ -101,6 +109,10 @@ package struct KeyScript: Sendable, Equatable {
                 }
             case .wait(let duration):
                 try? await Task.sleep(for: duration)
+            case .click(let target):
+                guard let cell = session.cardMap().cell(of: target) else { continue }
+                session.handle(.click(column: cell.column, row: cell.row))
+                await Task.yield()
             case .waitForEnd:
                 guard session.isPlaying, !session.isDismissed else { continue }
                 _ = await session.log.next(timeout: .seconds(600)) { $0.event.endsMedia }

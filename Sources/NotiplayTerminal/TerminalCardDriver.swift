@@ -2,27 +2,35 @@ import NotiplayCore
 package import Notiplay
 import NotiplayViews
 
-/// A card in a terminal: drawn and redrawn, keys from the keyboard (as `KeyBindings` maps them).
+/// A card in a terminal: drawn and redrawn, keys from the keyboard and clicks from the mouse (as
+/// `KeyBindings` maps them).
 ///
-/// A text-input action opens a prompt (type, Enter sends, Esc cancels). The terminal is restored
-/// on every way out.
+/// A text-input action — its key, a click on it, Enter while it is focused — opens a prompt
+/// (type, Enter sends, Esc cancels). The terminal reports the mouse while the card is shown; the
+/// terminal, mouse reporting off, is restored on every way out.
 @MainActor
 package struct TerminalCardDriver: CardDriver {
     private let input: Int32
     private let output: Int32
     private let environment: [String: String]
+    private let escapeDelay: Duration
 
     /// A driver on the terminal at `input` and `output`; `environment` (the process's) decides
     /// colours (`NO_COLOR`, `COLORTERM`, `TERM`), glyphs (the locale) and `COLUMNS`/`LINES`.
-    package init(input: Int32 = 0, output: Int32 = 1, environment: [String: String]) {
+    /// `escapeDelay` is how long an ESC waits for the rest of a sequence before it is the Escape
+    /// key (`TerminalEvents`; tests on a busy machine make it long).
+    package init(
+        input: Int32 = 0, output: Int32 = 1, environment: [String: String], escapeDelay: Duration = .milliseconds(50)
+    ) {
         self.input = input
         self.output = output
         self.environment = environment
+        self.escapeDelay = escapeDelay
     }
 
     package func present(_ session: PresentationSession, keys: KeyScript) async -> CardEnd {
         let card = TerminalCardScreen(source: .single(session), output: output, environment: environment)
-        return await card.run(input: input, keys: keys)
+        return await card.run(input: input, keys: keys, escapeDelay: escapeDelay)
     }
 
     /// Shows `deck`'s cards one at a time until the person quits or an interrupt comes: n and N
@@ -30,7 +38,7 @@ package struct TerminalCardDriver: CardDriver {
     /// deck's status shows alone.
     package func present(deck: any CardDeck, keys: KeyScript) async -> CardEnd {
         let card = TerminalCardScreen(source: .deck(deck), output: output, environment: environment)
-        return await card.run(input: input, keys: keys)
+        return await card.run(input: input, keys: keys, escapeDelay: escapeDelay)
     }
 }
 
@@ -47,7 +55,7 @@ private final class TerminalCardScreen {
     private let source: CardSource
     /// The session whose hooks are set (onChange, the log's observer).
     private var hooked: PresentationSession?
-    private let terminal = TerminalGuard()
+    private let terminal = TerminalGuard(reportsMouse: true)
     private let output: Int32
     private let environment: [String: String]
     private var renderer = FrameRenderer()
@@ -67,7 +75,7 @@ private final class TerminalCardScreen {
         size = TerminalSize.current(fd: output, environment: environment) ?? (80, 24)
     }
 
-    func run(input: Int32, keys: KeyScript) async -> CardEnd {
+    func run(input: Int32, keys: KeyScript, escapeDelay: Duration) async -> CardEnd {
         do {
             try terminal.enter(input: input, output: output)
         } catch {
@@ -76,7 +84,7 @@ private final class TerminalCardScreen {
         defer { terminal.restore() }
         let events: TerminalEvents
         do {
-            events = try TerminalEvents(terminal: terminal)
+            events = try TerminalEvents(terminal: terminal, escapeDelay: escapeDelay)
         } catch {
             terminal.restore()
             return .unavailable("the terminal cannot be read: \(error)")
@@ -169,16 +177,13 @@ private final class TerminalCardScreen {
             }
         }
         switch KeyBindings.command(for: key) {
-        case .input(.action(let number, _))?:
-            guard session.actions.indices.contains(number - 1) else { break }
-            let action = session.actions[number - 1]
-            if action.isTextInput {
-                prompt = (number, action.title, "")
+        case .input(let input)?:
+            if let number = session.textInputAction(for: input) {
+                prompt = (number, session.actions[number - 1].title, "")
                 draw()
             } else {
-                session.handle(.action(number))
+                session.handle(input)
             }
-        case .input(let input)?: session.handle(input)
         case .otherCard(let step)?: _ = moveCard(step)
         case .quit?: return .closed
         case .interrupt?: return .interrupted(signal: 2)
@@ -247,6 +252,8 @@ private final class TerminalCardScreen {
             return
         }
         let status = [notice, deckStatus].compactMap { $0 }.joined(separator: " · ")
+        // Clicks and Tab go by the card as drawn here.
+        session.layoutWidth = size.columns
         let card = CardLayout.render(
             session.card(width: size.columns, prompt: promptLine, status: status.isEmpty ? nil : status), width: size.columns)
         // The frame is the card itself (the rest of the screen stays blank): a smaller diff.

@@ -33,6 +33,11 @@ public enum TerminalError: Error, Sendable, Equatable, CustomStringConvertible {
 /// the cursor, leaves the alternate screen and puts the saved settings back; it does so once,
 /// however many times and from whichever thread it is called.
 ///
+/// A guard made with `reportsMouse` also turns on SGR mouse reporting when it enters
+/// (`ESC [ ? 1000 h`, `ESC [ ? 1006 h`: clicks arrive as ``Key/mouse(_:)``), and every way of
+/// giving the terminal back — a restore, a suspend, a signal, a crash, `exit()` — turns it off
+/// again, last of all (`ESC [ ? 1006 l`, `ESC [ ? 1000 l`).
+///
 /// The caller's contract:
 /// ```swift
 /// let terminal = TerminalGuard()
@@ -78,9 +83,19 @@ public final class TerminalGuard: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Whether the terminal reports the mouse while the guard has it.
+    public let reportsMouse: Bool
 
     /// Creates a guard; nothing happens to the terminal until ``enter(input:output:)``.
-    public init() {}
+    /// - Parameter reportsMouse: Whether the terminal reports mouse presses and releases while
+    ///   the guard has it (default: no).
+    public init(reportsMouse: Bool = false) {
+        self.reportsMouse = reportsMouse
+    }
+
+    private var enterSequence: StaticString {
+        reportsMouse ? TerminalSignals.enterSequenceWithMouse : TerminalSignals.enterSequence
+    }
 
     /// A guard let go of gives the terminal back.
     deinit {
@@ -110,7 +125,7 @@ public final class TerminalGuard: Sendable {
     public var output: Int32 { state.withLock { $0.output } }
 
     /// Takes the terminal: saves its settings, raw mode, the alternate screen, the cursor
-    /// hidden. Keys typed before are kept: they are the first keys read. Does nothing when this
+    /// hidden (and mouse reporting on, with `reportsMouse`). Keys typed before are kept: they are the first keys read. Does nothing when this
     /// guard has already entered.
     ///
     /// - Parameters:
@@ -132,6 +147,7 @@ public final class TerminalGuard: Sendable {
             TerminalSignals.savedSettings.pointee = saved
             TerminalSignals.inputDescriptor.store(input, ordering: .releasing)
             TerminalSignals.outputDescriptor.store(output, ordering: .releasing)
+            TerminalSignals.mouseReporting.store(reportsMouse, ordering: .releasing)
             TerminalSignals.registerExitHook()
             let handled = TerminalSignals.install(TerminalSignals.terminating, keepIgnored: true)
                 + TerminalSignals.install(TerminalSignals.fatal, keepIgnored: false)
@@ -145,7 +161,7 @@ public final class TerminalGuard: Sendable {
                 TerminalSignals.claimed.store(false, ordering: .releasing)
                 throw .systemCall("tcsetattr", errno: code)
             }
-            TerminalSignals.writeRaw(output, TerminalSignals.enterSequence)
+            TerminalSignals.writeRaw(output, enterSequence)
             state = State(entered: true, input: input, output: output, raw: raw, handled: handled)
         }
     }
@@ -183,7 +199,7 @@ public final class TerminalGuard: Sendable {
             guard state.entered else { return }
             TerminalSignals.armed.store(true, ordering: .releasing)
             _ = tcsetattr(state.input, TCSADRAIN, &state.raw)
-            TerminalSignals.writeRaw(state.output, TerminalSignals.enterSequence)
+            TerminalSignals.writeRaw(state.output, enterSequence)
             state.suspended = false
         }
     }

@@ -17,6 +17,14 @@ enum TerminalSignals {
     /// off), the cursor shown, the main screen back.
     static let leaveSequence: StaticString = "\u{1B}[0m\u{1B}[?7h\u{1B}[?25h\u{1B}[?1049l"
 
+    /// ``enterSequence``, then mouse reporting on: presses and releases (`?1000`), reported in
+    /// SGR form (`?1006`).
+    static let enterSequenceWithMouse: StaticString = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[?1000h\u{1B}[?1006h"
+
+    /// ``leaveSequence``, then mouse reporting off, last of all.
+    static let leaveSequenceWithMouse: StaticString =
+        "\u{1B}[0m\u{1B}[?7h\u{1B}[?25h\u{1B}[?1049l\u{1B}[?1006l\u{1B}[?1000l"
+
     /// Signals that end the process by default: the guard restores the terminal, then the
     /// signal ends the process (or, while ``TerminalEvents`` runs, becomes an event).
     static let terminating: [Int32] = [SIGINT, SIGTERM, SIGHUP]
@@ -34,6 +42,8 @@ enum TerminalSignals {
     /// The terminal is in the guard's mode and owes a restore. Whoever turns it from true to
     /// false writes the restore: that is what makes it happen exactly once.
     static let armed = Atomic<Bool>(false)
+    /// The terminal was told to report the mouse: a restore turns that off.
+    static let mouseReporting = Atomic<Bool>(false)
     /// The descriptor whose settings were saved.
     static let inputDescriptor = Atomic<Int32>(-1)
     /// The descriptor the sequences are written to.
@@ -67,6 +77,7 @@ enum TerminalSignals {
     static func prepare() {
         _ = claimed.load(ordering: .relaxed)
         _ = armed.load(ordering: .relaxed)
+        _ = mouseReporting.load(ordering: .relaxed)
         _ = inputDescriptor.load(ordering: .relaxed)
         _ = outputDescriptor.load(ordering: .relaxed)
         _ = wakeDescriptor.load(ordering: .relaxed)
@@ -110,7 +121,8 @@ enum TerminalSignals {
     /// restore. Async-signal-safe.
     static func restoreNow() {
         guard armed.exchange(false, ordering: .acquiringAndReleasing) else { return }
-        writeRaw(outputDescriptor.load(ordering: .acquiring), leaveSequence)
+        let mouse = mouseReporting.load(ordering: .acquiring)
+        writeRaw(outputDescriptor.load(ordering: .acquiring), mouse ? leaveSequenceWithMouse : leaveSequence)
         _ = tcsetattr(inputDescriptor.load(ordering: .acquiring), TCSAFLUSH, savedSettings)
     }
 

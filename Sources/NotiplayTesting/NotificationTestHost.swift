@@ -201,6 +201,7 @@ public final class NotificationTestHost {
         let final = await ServiceExtensionStage.run(
             request: request, payloadIsMutable: payload.mutableContent, registry: registry, types: types, log: log,
             configuration: service)
+        session.layoutWidth = columns
         try session.present(UNNotification(request: final, date: .now))
     }
 

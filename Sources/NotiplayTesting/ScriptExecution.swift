@@ -111,7 +111,24 @@ final class ScriptExecution {
                 throw StepFailure(error.description, host)
             }
         case .press(let press):
-            try presented().press(press == .play ? .play : press == .pause ? .pause : .media)
+            let host = try presented()
+            switch press {
+            case .media: try host.press(.media)
+            case .play: try host.press(.play)
+            case .pause: try host.press(.pause)
+            case .tab: host.tab()
+            case .shiftTab: host.shiftTab()
+            case .enter: host.enter()
+            }
+        case .click(let click):
+            let host = try presented()
+            switch click {
+            case .cell(let column, let row): host.click(column: column, row: row)
+            case .media: try host.click(.mediaButton)
+            case .close: try host.click(.close)
+            case .action(let identifier): try host.click(.action(identifier))
+            case .button(let title): try host.click(.button(title))
+            }
         case .tapContent:
             try presented().tapContent()
         case .action(let identifier, let text):

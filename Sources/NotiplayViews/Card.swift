@@ -57,6 +57,12 @@ public struct CardModel: Sendable {
     public var prompt: String?
     /// A dim line at the bottom (a notice: "no sound device: playing silently").
     public var status: String?
+    /// Whether the extension takes input (its manifest's
+    /// `UNNotificationExtensionUserInteractionEnabled`): its ``Button``s then take clicks and
+    /// focus; otherwise a click on one is a click on the content.
+    public var interactive: Bool
+    /// What Tab has focused, drawn in reverse video: an extension's button or an action button.
+    public var focus: CardTarget?
 
     /// A card with a header and nothing else.
     public init(header: String, age: String = "now") {
@@ -72,11 +78,13 @@ public struct CardModel: Sendable {
         buttonTint = .systemTint
         prompt = nil
         status = nil
+        interactive = false
+        focus = nil
     }
 }
 
-/// Lays a card out at a width: a pure function from ``CardModel`` to ``Grid``. <doc:TheCard> says
-/// what each part of the card shows.
+/// Lays a card out at a width: a pure function from ``CardModel`` to ``Grid``, and to the
+/// ``CardMap`` of where its buttons are. <doc:TheCard> says what each part of the card shows.
 ///
 /// ```
 /// ┌ NagMe ──────────────────── now ✕ ┐
@@ -99,9 +107,28 @@ public enum CardLayout {
     /// The most body lines in the default content.
     public static let maximumBodyLines = 4
 
+    /// A card laid out: what it shows and where its buttons are.
+    public struct Result: Sendable {
+        /// The card's cells.
+        public var grid: Grid
+        /// Where its ✕, media button, action buttons, extension buttons and view are.
+        public var map: CardMap
+    }
+
     /// The card drawn `width` columns wide.
     public static func render(_ card: CardModel, width: Int) -> Grid {
-        guard width >= minimumWidth else { return compact(card, width: width) }
+        layout(card, width: width).grid
+    }
+
+    /// The card drawn `width` columns wide, with the map of its buttons; the focused target (if
+    /// the card shows it) drawn in reverse video.
+    public static func layout(_ card: CardModel, width: Int) -> Result {
+        var result = width >= minimumWidth ? full(card, width: width) : compact(card, width: width)
+        if let focus = card.focus, let frame = result.map.frame(of: focus) { highlight(frame, on: &result.grid) }
+        return result
+    }
+
+    private static func full(_ card: CardModel, width: Int) -> Result {
         let inner = width - 4
         var rows: [Grid] = []
 
@@ -120,7 +147,7 @@ public enum CardLayout {
             sized.draw(view, row: 0, column: 0)
             view = sized
         }
-        drawButton(card, on: &view)
+        let mediaFrame = drawButton(card, on: &view)
         if view.height > 0 { rows.append(view) }
 
         if let content = card.defaultContent {
@@ -131,7 +158,7 @@ public enum CardLayout {
             if !parts.isEmpty { rows.append(VerticalStack(parts).render(width: inner)) }
         }
 
-        let actionRows = actionLines(card.actions, width: inner)
+        let (actionRows, actionFrames) = actionLines(card.actions, width: inner)
         var footer: [Grid] = []
         if actionRows.height > 0 { footer.append(actionRows) }
         if let prompt = card.prompt { footer.append(Label(prompt + "▏", style: .bold).render(width: inner)) }
@@ -167,70 +194,39 @@ public enum CardLayout {
             grid.put("├" + String(repeating: "─", count: width - 2) + "┤", row: y, column: 0, style: frame)
             y += 1
         }
+        let footerTop = y
         for part in footer {
             side(part.height)
             grid.draw(part, row: y, column: 2)
             y += part.height
         }
         grid.put("└" + String(repeating: "─", count: width - 2) + "┘", row: y, column: 0, style: frame)
-        return grid
-    }
 
-    /// The glyph and style of the media button, or `nil` when nothing is drawn.
-    static func buttonGlyph(_ card: CardModel) -> (String, CellStyle)? {
-        switch card.button {
-        case .play?: ("▶", CellStyle(foreground: card.buttonTint, bold: true))
-        case .pause?: ("⏸", CellStyle(foreground: card.buttonTint, bold: true))
-        case .overlayPlay?: ("▶", CellStyle(foreground: card.buttonTint, dim: true))
-        case .overlayHidden?, nil: nil
-        }
-    }
-
-    /// The button in the middle of its frame, clipped to the view.
-    static func drawButton(_ card: CardModel, on view: inout Grid) {
-        guard let (glyph, style) = buttonGlyph(card), !card.buttonFrame.isEmpty else { return }
-        let frame = card.buttonFrame
-        let row = frame.y + (frame.height - 1) / 2
-        let column = frame.x + (frame.width - 1) / 2
-        guard row >= 0, row < view.height, column >= 0, column < view.width else { return }
-        view.put(glyph, row: row, column: column, style: style, limit: min(view.width, frame.x + frame.width))
-    }
-
-    /// `1 Title  2 Title …`, wrapped; destructive actions in red, text-input ones with `…`.
-    static func actionLines(_ actions: [CardModel.Action], width: Int) -> Grid {
-        guard !actions.isEmpty else { return Grid(width: width, height: 0) }
-        var lines: [[TextSpan]] = [[]]
-        var used = 0
-        for (index, action) in actions.prefix(9).enumerated() {
-            let title = TextLayout.truncate(
-                TerminalText.clean(action.title) + (action.textInput ? "…" : ""), width: max(1, width - 2))
-            let w = 2 + CellWidth.of(title)
-            if used > 0 && used + 2 + w > width {
-                lines.append([])
-                used = 0
+        // Where things are: the ✕ with a cell either side, then what lies over the view, the
+        // actions, and the view itself.
+        var regions = [CardMap.Region(target: .close, frame: Rect(x: width - 4, y: 0, width: 3, height: 1))]
+        let viewFrame = Rect(x: 2, y: 1, width: inner, height: view.height)
+        if let mediaFrame { regions.append(.init(target: .mediaButton, frame: mediaFrame.offset(x: 2, y: 1))) }
+        if card.interactive {
+            for (index, control) in grid.controls.enumerated() {
+                regions.append(.init(target: .control(index), frame: control.frame))
             }
-            if used > 0 {
-                lines[lines.count - 1].append(TextSpan("  "))
-                used += 2
-            }
-            lines[lines.count - 1].append(TextSpan("\(index + 1)", style: CellStyle(bold: true, reverse: true)))
-            lines[lines.count - 1].append(
-                TextSpan(" " + title, style: action.destructive ? CellStyle(foreground: .red) : .plain))
-            used += w
         }
-        return VerticalStack(lines.map { Label(spans: $0) }).render(width: width)
+        for (index, frame) in actionFrames.enumerated() {
+            regions.append(.init(target: .action(index + 1), frame: frame.offset(x: 2, y: footerTop)))
+        }
+        if !viewFrame.isEmpty { regions.append(.init(target: .content, frame: viewFrame)) }
+        return Result(grid: grid, map: CardMap(regions: regions, controls: grid.controls))
     }
 
-    /// One line for a terminal narrower than ``minimumWidth``: `▶ NagMe: Water the plants`.
-    static func compact(_ card: CardModel, width: Int) -> Grid {
-        var spans: [TextSpan] = []
-        if let (glyph, style) = buttonGlyph(card) { spans.append(TextSpan(glyph + " ", style: style)) }
-        spans.append(TextSpan(TerminalText.clean(card.header), style: .bold))
-        if let content = card.defaultContent {
-            let text = [content.title, content.body].filter { !$0.isEmpty }.joined(separator: " — ")
-            if !text.isEmpty { spans.append(TextSpan(": " + text)) }
+    /// The focused target's cells in reverse video, bold.
+    private static func highlight(_ frame: Rect, on grid: inout Grid) {
+        guard let visible = frame.clipped(width: grid.width, height: grid.height) else { return }
+        for row in visible.y..<(visible.y + visible.height) {
+            for column in visible.x..<(visible.x + visible.width) {
+                grid[row, column].style.reverse = true
+                grid[row, column].style.bold = true
+            }
         }
-        if !card.actions.isEmpty { spans.append(TextSpan(" [1-\(min(9, card.actions.count))]", style: .dim)) }
-        return Label(spans: spans).render(width: max(0, width))
     }
 }

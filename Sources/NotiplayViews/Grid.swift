@@ -2,6 +2,10 @@
 ///
 /// Writing is clipped to the grid; a wide character that would straddle the right edge (or a
 /// clip edge) is drawn as a space instead. Control characters never enter a grid.
+///
+/// A grid also knows where the ``Button``s drawn into it are (``controls``): a grid drawn into
+/// another (``draw(_:row:column:)``) brings its controls along, moved and clipped, so a card
+/// knows where each of its extension's buttons ended up, however they were nested.
 public struct Grid: Sendable, Hashable {
     /// Columns.
     public let width: Int
@@ -9,6 +13,8 @@ public struct Grid: Sendable, Hashable {
     public let height: Int
     /// The cells, row by row.
     public private(set) var cells: [Cell]
+    /// The buttons drawn into the grid, in the order they were drawn, each with its cells here.
+    public internal(set) var controls: [Control] = []
 
     /// A grid of blank cells.
     public init(width: Int, height: Int) {
@@ -73,8 +79,15 @@ public struct Grid: Sendable, Hashable {
         }
     }
 
-    /// Copies `other` into this grid with its top-left corner at `row`, `column`, clipped.
+    /// Copies `other` into this grid with its top-left corner at `row`, `column`, clipped; its
+    /// ``controls`` come along, moved there and clipped (a control clipped away entirely is left
+    /// out).
     public mutating func draw(_ other: Grid, row: Int, column: Int) {
+        for control in other.controls {
+            if let frame = control.frame.offset(x: column, y: row).clipped(width: width, height: height) {
+                controls.append(Control(frame: frame, title: control.title, action: control.action))
+            }
+        }
         for y in 0..<other.height where row + y >= 0 && row + y < height {
             for x in 0..<other.width where column + x >= 0 && column + x < width {
                 let cell = other[y, x]
@@ -113,6 +126,38 @@ public struct Grid: Sendable, Hashable {
             var line = ""
             for cell in row(y) { if let c = cell.character { line.append(c) } }
             return line
+        }
+    }
+}
+
+extension Grid {
+    /// A place in a grid that takes a click or Enter: a ``Button`` drawn there.
+    ///
+    /// Two controls are equal when they show the same title on the same cells (their actions,
+    /// closures, cannot be compared), so that grids compare by what they show.
+    public struct Control: Sendable, Hashable {
+        /// Its cells in the grid.
+        public var frame: Rect
+        /// Its title (cleaned), as a script names it.
+        public var title: String
+        /// What it does when activated: called on the main actor by the runtime, inside the
+        /// card's scope, as iOS calls an `@IBAction`.
+        public let action: @MainActor () -> Void
+
+        /// A control on `frame` titled `title` doing `action`.
+        public init(frame: Rect, title: String, action: @escaping @MainActor () -> Void) {
+            self.frame = frame
+            self.title = title
+            self.action = action
+        }
+
+        public static func == (lhs: Control, rhs: Control) -> Bool {
+            lhs.frame == rhs.frame && lhs.title == rhs.title
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(frame)
+            hasher.combine(title)
         }
     }
 }

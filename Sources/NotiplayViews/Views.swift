@@ -4,8 +4,9 @@ import NotiplayCore
 ///
 /// The toolkit is small on purpose — enough to port the seed articles' extensions, not a UI
 /// framework: ``Label`` (styled spans on one line), ``Paragraph`` (wrapped text),
-/// ``ProgressBar``, ``Box`` (a frame around other elements) and ``Spacer``. Text is cleaned of
-/// control characters and escape sequences before layout, so payload text can go in as it is.
+/// ``ProgressBar``, ``Box`` (a frame around other elements), ``Spacer``, ``VerticalStack`` and
+/// ``Button`` (a title and an action, for extensions that take input). Text is cleaned of control
+/// characters and escape sequences before layout, so payload text can go in as it is.
 public protocol ViewElement: Sendable {
     /// The element drawn `width` columns wide; as many rows as it needs.
     func render(width: Int) -> Grid

@@ -98,6 +98,33 @@ struct TerminalCardTests {
         try await expectRestored(pane, exit: "0")
     }
 
+    /// Clicks the left button on the pane's cell at `column`, `row` (from 1), as a terminal with
+    /// SGR mouse reporting sends it: press and release, in one write.
+    func click(_ pane: TmuxPane, column: Int, row: Int) async throws {
+        let report = "\u{1B}[<0;\(column);\(row)M\u{1B}[<0;\(column);\(row)m"
+        try await pane.command(["send-keys", "-H"] + report.utf8.map { String($0, radix: 16) })
+    }
+
+    @Test("the mouse: a click on ▶ plays, on ⏸ pauses, on ✕ closes; the terminal reports the mouse only while the card shows")
+    func mouse() async throws {
+        defer { E2E.remove(scratch) }
+        let pane = try await TmuxPane()
+        let card = try await startCard(pane)
+        #expect(try await pane.value("#{mouse_sgr_flag} #{mouse_any_flag}") == "1 1", "SGR mouse reporting on")
+        let lines = card.split(separator: "\n", omittingEmptySubsequences: false)
+        let row = try #require(lines.firstIndex { $0.contains("▶") })
+        let column = lines[row].distance(from: lines[row].startIndex, to: lines[row].firstIndex(of: "▶")!)
+        try await click(pane, column: column + 1, row: row + 1)
+        try await pane.expectScreen("a click on ▶ did not play") { $0.contains("⏸") }
+        try await click(pane, column: column + 1, row: row + 1)
+        try await pane.expectScreen("a click on ⏸ did not pause") { $0.contains("▶") && !$0.contains("⏸") }
+        let top = lines.firstIndex { $0.contains("✕") } ?? 0
+        let close = lines[top].distance(from: lines[top].startIndex, to: try #require(lines[top].firstIndex(of: "✕")))
+        try await click(pane, column: close + 1, row: top + 1)
+        try await expectRestored(pane, exit: "0")
+        #expect(try await pane.value("#{mouse_sgr_flag} #{mouse_any_flag}") == "0 0", "mouse reporting off")
+    }
+
     /// Without a verdict on time: the tone is 90 s long, and while it plays the keys jump 30 s
     /// (six presses), farther than it plays by itself within the 20 s each wait allows; paused,
     /// the clock stands still, so one press must move it by 5 s, give or take the clock's whole

@@ -159,11 +159,11 @@ struct PortingFidelityTests {
         let s = try session("Test.AppleDeclaredExtension")
         try s.present(notification())
         let controller = try #require(s.controller as? AppleDeclaredExtension)
-        // The default width (60 columns) less the frame: 56 columns of 8 points; ratio 0.5.
-        #expect(controller.boundsAtLoad == CGRect(x: 0, y: 0, width: 448, height: 224))
+        // The default width (80 columns) less the frame: 76 columns of 8 points; ratio 0.5.
+        #expect(controller.boundsAtLoad == CGRect(x: 0, y: 0, width: 608, height: 304))
         #expect(controller.lifecycle == ["viewDidLoad", "didReceive", "viewWillAppear", "viewDidAppear"])
-        // Seed 004's viewDidLoad: half the width high, 224 points → 14 rows, what ratio 0.5 gives.
-        #expect(s.card(width: 60).preferredRows == 14)
+        // Seed 004's viewDidLoad: half the width high, 304 points → 19 rows, what ratio 0.5 gives.
+        #expect(s.card().preferredRows == 19)
         try s.present(notification("n2"))
         #expect(controller.lifecycle.suffix(2) == ["viewWillDisappear", "viewDidDisappear"])
         #expect(controller.lifecycle.filter { $0 == "viewDidLoad" }.count == 1)

@@ -5,11 +5,12 @@ import Testing
 @Suite("Errors: the line and column of the token at fault, and a clear message")
 struct ErrorTests {
     static let steps =
-        "steps: app, extensions, deliver, press, tap, action, default, dismiss, wait, seek, resize, expect, serve, send, advance, "
+        "steps: app, extensions, deliver, press, click, tap, action, default, dismiss, wait, seek, resize, expect, serve, send, advance, "
         + "restart, focus"
     static let events =
         "known events: didReceive, mediaPlay, mediaPause, mediaPlayingStarted, mediaPlayingPaused, buttonState, "
-        + "action, actions, response, forwarded, dismissed, playback, error, command, service, removed"
+        + "action, actions, response, forwarded, dismissed, playback, error, command, service, removed, control"
+    static let click = "click COL,ROW | click media | click close | click action ID | click button \"TITLE\""
     static let expectations =
         "expect takes: event, no event, button, response, forwarded, dismissed, actions, extension, screen, position, heard, error, "
         + "pending, delivered, not delivered, sound, no sound"
@@ -26,7 +27,7 @@ struct ErrorTests {
         ("extensions  ", 11, "missing DIR; usage: extensions DIR"),
         ("deliver", 8, "missing PAYLOAD; usage: deliver PAYLOAD [attach FILE]..."),
         ("deliver p.apns attach", 22, "missing FILE after attach; usage: deliver PAYLOAD [attach FILE]..."),
-        ("press", 6, "missing media, play or pause; usage: press media|play|pause"),
+        ("press", 6, "missing media, play, pause, tab, shift-tab or enter; usage: press media|play|pause|tab|shift-tab|enter"),
         ("tap", 4, "missing content; usage: tap content"),
         ("action", 7, "missing ID; usage: action ID [text \"REPLY\"]"),
         ("action reply text", 18, "missing REPLY after text; usage: action ID [text \"REPLY\"]"),
@@ -61,7 +62,7 @@ struct ErrorTests {
         ("default x", 9, "extra argument \"x\"; usage: default"),
         ("app a.json b.json", 12, "extra argument \"b.json\"; usage: app PATH"),
         ("deliver p.apns with a.wav", 16, "extra argument \"with\"; usage: deliver PAYLOAD [attach FILE]..."),
-        ("press play twice", 12, "extra argument \"twice\"; usage: press media|play|pause"),
+        ("press play twice", 12, "extra argument \"twice\"; usage: press media|play|pause|tab|shift-tab|enter"),
         ("tap content again", 13, "extra argument \"again\"; usage: tap content"),
         ("action reply \"hi\"", 14, "extra argument \"hi\"; usage: action ID [text \"REPLY\"]"),
         ("wait 1s 2s", 9, "extra argument \"2s\"; usage: wait DURATION"),
@@ -81,8 +82,16 @@ struct ErrorTests {
         ("expect screen contains \"a\" \"b\"", 28, "extra argument \"b\"; usage: expect screen contains|lacks \"TEXT\""),
         ("expect heard >= 1s 2s", 20, "extra argument \"2s\"; usage: expect heard >=|<= DURATION"),
         // Bad values.
-        ("press stop", 7, "expected media, play or pause; found \"stop\""),
-        ("press \"play\"", 7, "expected media, play or pause; found \"play\""),
+        ("press stop", 7, "expected media, play, pause, tab, shift-tab or enter; found \"stop\""),
+        ("press \"play\"", 7, "expected media, play, pause, tab, shift-tab or enter; found \"play\""),
+        ("click", 6, "missing COL,ROW, media, close, action ID or button \"TITLE\"; usage: \(click)"),
+        ("click 0,3", 7, "expected COL,ROW (from 1, like 12,3), media, close, action ID or button \"TITLE\"; found \"0,3\""),
+        ("click 12", 7, "expected COL,ROW (from 1, like 12,3), media, close, action ID or button \"TITLE\"; found \"12\""),
+        ("click 12,3,4", 7, "expected COL,ROW (from 1, like 12,3), media, close, action ID or button \"TITLE\"; found \"12,3,4\""),
+        ("click \"media\"", 7, "expected COL,ROW (from 1, like 12,3), media, close, action ID or button \"TITLE\"; found \"media\""),
+        ("click button", 13, "missing TITLE after button; usage: \(click)"),
+        ("click action \"\"", 14, "empty ID after action; usage: \(click)"),
+        ("click media twice", 13, "extra argument \"twice\"; usage: \(click)"),
         ("tap screen", 5, "expected content; found \"screen\"; usage: tap content"),
         ("expect no events action", 11, "expected event or sound; found \"events\"; usage: expect no event NAME | expect no sound"),
         ("expect button Play", 15, "expected none, play, pause or hidden; found \"Play\""),

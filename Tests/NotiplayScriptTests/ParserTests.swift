@@ -38,6 +38,17 @@ struct StepTests {
         ("press media", .press(.media)),
         ("press play", .press(.play)),
         ("press pause", .press(.pause)),
+        ("press tab", .press(.tab)),
+        ("press shift-tab", .press(.shiftTab)),
+        ("press enter", .press(.enter)),
+        ("click 12,3", .click(.cell(column: 12, row: 3))),
+        ("click 1,1", .click(.cell(column: 1, row: 1))),
+        ("click 500,200", .click(.cell(column: 500, row: 200))),
+        ("click media", .click(.media)),
+        ("click close", .click(.close)),
+        ("click action snooze", .click(.action("snooze"))),
+        (#"click button "Snooze 10 min""#, .click(.button("Snooze 10 min"))),
+        ("click button Snooze", .click(.button("Snooze"))),
         ("tap content", .tapContent),
         ("action complete", .action(identifier: "complete", text: nil)),
         (#"action reply text "On my way""#, .action(identifier: "reply", text: "On my way")),
@@ -130,7 +141,7 @@ struct StepTests {
 
     @Test("Every event name is accepted where events are named")
     func eventNames() throws {
-        #expect(ScriptParser.eventNames.count == 16)
+        #expect(ScriptParser.eventNames.count == 17)
         for name in ScriptParser.eventNames {
             let script = try parse(
                 "\(deliverLine)\nexpect event \(name)\nexpect no event \(name)\nwait until \(name) timeout 1")

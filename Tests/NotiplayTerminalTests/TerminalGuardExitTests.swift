@@ -21,7 +21,7 @@ struct TerminalGuardExitTests {
     func guardChild() throws {
         let request = try #require(Self.childRequest).split(separator: " ").map(String.init)
         let fd = open(request[0], O_RDWR | O_NOCTTY)
-        let terminal = TerminalGuard()
+        let terminal = TerminalGuard(reportsMouse: request.count > 2 && request[2] == "mouse")
         try terminal.enter(input: fd, output: fd)
         switch request[1] {
         case "block":
@@ -38,8 +38,8 @@ struct TerminalGuardExitTests {
     }
 
     @Test("restored when the process ends: SIGTERM, SIGHUP, SIGINT while blocked; exit(); a crash",
-          .enabled(if: childRequest == nil), arguments: WayOut.allCases)
-    func restoredOnTheWayOut(_ way: WayOut) async throws {
+          .enabled(if: childRequest == nil), arguments: WayOut.allCases, [false, true])
+    func restoredOnTheWayOut(_ way: WayOut, mouse: Bool) async throws {
         let pty = try PseudoTerminal()
         let original = pty.settings()
         let signal: Int32? = switch way {
@@ -51,7 +51,7 @@ struct TerminalGuardExitTests {
         let mode = signal != nil ? "block" : way.rawValue
         let child = await TestChild.start(
             Self.executable(), ["--testing-library", "swift-testing", "--filter", "guardChild"],
-            environment: [Self.childVariable: "\(pty.path) \(mode)", "SWIFT_BACKTRACE": "enable=no"])
+            environment: [Self.childVariable: "\(pty.path) \(mode)\(mouse ? " mouse" : "")", "SWIFT_BACKTRACE": "enable=no"])
 
         var seen = pty.read(through: "\u{1B}[?25l", timeout: 30)  // entered (and maybe left already)
         if let signal { child.signal(signal) }
@@ -61,8 +61,13 @@ struct TerminalGuardExitTests {
         case .crash: #expect(termination == .signaled(SIGILL) || termination == .signaled(SIGTRAP))  // ud2 or brk
         default: #expect(termination == .signaled(signal ?? 0))
         }
-        if !seen.contains(Self.leaveSequence) { seen += pty.read(through: Self.leaveSequence) }
-        #expect(seen == "\u{1B}[?1049h\u{1B}[?25l" + Self.leaveSequence)
+        // With the mouse reported, turning it off is the last thing written, whatever the way out.
+        let (enter, leave) =
+            mouse
+            ? ("\u{1B}[?1049h\u{1B}[?25l\u{1B}[?1000h\u{1B}[?1006h", Self.leaveSequence + "\u{1B}[?1006l\u{1B}[?1000l")
+            : ("\u{1B}[?1049h\u{1B}[?25l", Self.leaveSequence)
+        if !seen.contains(leave) { seen += pty.read(through: leave) }
+        #expect(seen == enter + leave)
         #expect(bytes(of: pty.settings()) == bytes(of: original))
     }
 

@@ -1,0 +1,71 @@
+import NotiplayCore
+
+extension CardLayout {
+    /// The glyph and style of the media button, or `nil` when nothing is drawn.
+    static func buttonGlyph(_ card: CardModel) -> (String, CellStyle)? {
+        switch card.button {
+        case .play?: ("▶", CellStyle(foreground: card.buttonTint, bold: true))
+        case .pause?: ("⏸", CellStyle(foreground: card.buttonTint, bold: true))
+        case .overlayPlay?: ("▶", CellStyle(foreground: card.buttonTint, dim: true))
+        case .overlayHidden?, nil: nil
+        }
+    }
+
+    /// The button in the middle of its frame, clipped to the view. Returns the frame, clipped to
+    /// the view, when the button was drawn: where a click reaches it.
+    static func drawButton(_ card: CardModel, on view: inout Grid) -> Rect? {
+        guard let (glyph, style) = buttonGlyph(card), !card.buttonFrame.isEmpty else { return nil }
+        let frame = card.buttonFrame
+        let row = frame.y + (frame.height - 1) / 2
+        let column = frame.x + (frame.width - 1) / 2
+        guard row >= 0, row < view.height, column >= 0, column < view.width else { return nil }
+        view.put(glyph, row: row, column: column, style: style, limit: min(view.width, frame.x + frame.width))
+        return frame.clipped(width: view.width, height: view.height)
+    }
+
+    /// `1 Title  2 Title …`, wrapped; destructive actions in red, text-input ones with `…`. Also
+    /// the cells of each action (its number and title), in the grid returned.
+    static func actionLines(_ actions: [CardModel.Action], width: Int) -> (Grid, [Rect]) {
+        guard !actions.isEmpty else { return (Grid(width: width, height: 0), []) }
+        var lines: [[TextSpan]] = [[]]
+        var frames: [Rect] = []
+        var used = 0
+        for (index, action) in actions.prefix(9).enumerated() {
+            let title = TextLayout.truncate(
+                TerminalText.clean(action.title) + (action.textInput ? "…" : ""), width: max(1, width - 2))
+            let w = 2 + CellWidth.of(title)
+            if used > 0 && used + 2 + w > width {
+                lines.append([])
+                used = 0
+            }
+            if used > 0 {
+                lines[lines.count - 1].append(TextSpan("  "))
+                used += 2
+            }
+            lines[lines.count - 1].append(TextSpan("\(index + 1)", style: CellStyle(bold: true, reverse: true)))
+            lines[lines.count - 1].append(
+                TextSpan(" " + title, style: action.destructive ? CellStyle(foreground: .red) : .plain))
+            frames.append(Rect(x: used, y: lines.count - 1, width: min(w, width - used), height: 1))
+            used += w
+        }
+        return (VerticalStack(lines.map { Label(spans: $0) }).render(width: width), frames)
+    }
+
+    /// One line for a terminal narrower than ``minimumWidth``: `▶ NagMe: Water the plants`. Only
+    /// the media button takes a click there.
+    static func compact(_ card: CardModel, width: Int) -> Result {
+        var spans: [TextSpan] = []
+        var regions: [CardMap.Region] = []
+        if let (glyph, style) = buttonGlyph(card) {
+            spans.append(TextSpan(glyph + " ", style: style))
+            if width > 0 { regions.append(.init(target: .mediaButton, frame: Rect(x: 0, y: 0, width: 1, height: 1))) }
+        }
+        spans.append(TextSpan(TerminalText.clean(card.header), style: .bold))
+        if let content = card.defaultContent {
+            let text = [content.title, content.body].filter { !$0.isEmpty }.joined(separator: " — ")
+            if !text.isEmpty { spans.append(TextSpan(": " + text)) }
+        }
+        if !card.actions.isEmpty { spans.append(TextSpan(" [1-\(min(9, card.actions.count))]", style: .dim)) }
+        return Result(grid: Label(spans: spans).render(width: max(0, width)), map: CardMap(regions: regions))
+    }
+}
