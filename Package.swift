@@ -193,6 +193,10 @@ let package = Package(
             dependencies: ["Notiplay", "NotiplayCenterClient", "NotiplayCore", "NotiplayPlayback", "NotiplayTestSupport"]
         ),
         .testTarget(
+            name: "NotiplayAVFoundationTests",
+            dependencies: ["NotiplayAVFoundation", "Notiplay", "NotiplayCore", "NotiplayPlayback", "NotiplayTestSupport"]
+        ),
+        .testTarget(
             name: "NotiplayTestingTests",
             dependencies: ["NotiplayTesting", "NotiplayScript", "Notiplay", "NotiplayCore", "NotiplayTestSupport"]
         ),
