@@ -17,6 +17,8 @@ import PackageDescription
 //     ^    ^         an app's UNUserNotificationCenter; it uses Core, Views, the playback protocol
 //     |    |         and the center's client (NotiplayCenterClient), never the terminal
 //     |    NotiplaySamples  the seed articles' extensions, ported to that API
+//     |    NotiplayAVFoundation  AVAudioPlayer, AVPlayer, AVPlayerItem and CMTime over that API's
+//     |                     MediaPlayer: what a ported extension imports for AVFoundation
 //   NotiplayTerminal  the terminal guard, signals, events, size, keys (one key table), and the
 //     |               card drivers: the terminal, plain text, headless
 //     |  NotiplayTesting  the test host an author drives from Swift Testing, and the script runner
@@ -41,6 +43,7 @@ let package = Package(
         .library(name: "NotiplayCenterClient", targets: ["NotiplayCenterClient"]),
         .library(name: "Notiplay", targets: ["Notiplay"]),
         .library(name: "NotiplaySamples", targets: ["NotiplaySamples"]),
+        .library(name: "NotiplayAVFoundation", targets: ["NotiplayAVFoundation"]),
         .library(name: "NotiplayCommandLine", targets: ["NotiplayCommandLine"]),
         .library(name: "NotiplayTesting", targets: ["NotiplayTesting"]),
         .library(name: "NotiplayFreedesktop", targets: ["NotiplayFreedesktop"]),
@@ -122,6 +125,8 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
+        // AVFoundation's players for extensions ported from iOS, playing through the card's engine.
+        .target(name: "NotiplayAVFoundation", dependencies: ["Notiplay", "NotiplayCore"]),
         .target(
             name: "NotiplaySamples",
             dependencies: ["Notiplay", "NotiplayCore", .product(name: "SystemPackage", package: "swift-system")]
@@ -188,6 +193,10 @@ let package = Package(
         .testTarget(
             name: "NotiplayRuntimeTests",
             dependencies: ["Notiplay", "NotiplayCenterClient", "NotiplayCore", "NotiplayPlayback", "NotiplayViews", "NotiplayTestSupport"]
+        ),
+        .testTarget(
+            name: "NotiplayAVFoundationTests",
+            dependencies: ["NotiplayAVFoundation", "Notiplay", "NotiplayCore", "NotiplayPlayback", "NotiplayTestSupport"]
         ),
         .testTarget(
             name: "NotiplayTestingTests",

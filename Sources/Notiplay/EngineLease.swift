@@ -49,14 +49,14 @@ final class EngineLease {
         await tail?.value
     }
 
-    /// Loads `file` for `player`, which from now on receives the engine's events of that file,
-    /// and of no other: it subscribes before the engine is asked, so the events the engine sends
-    /// before `load` returns the file's id are kept for it.
-    func load(_ file: AudioFile, for player: MediaPlayer) async throws {
+    /// Loads `file` for `player` with `options`, and `player` from now on receives the engine's
+    /// events of that file, and of no other: it subscribes before the engine is asked, so the
+    /// events the engine sends before `load` returns the file's id are kept for it.
+    func load(_ file: AudioFile, options: PlaybackOptions, for player: MediaPlayer) async throws {
         guard let router, !isRevoked else { return }
         let subscription = router.subscribe(player, lease: self)
         do {
-            let item = try await router.engine.load(file, options: PlaybackOptions())
+            let item = try await router.engine.load(file, options: options)
             router.loaded(item, for: subscription)
         } catch {
             subscription.failed()

@@ -13,7 +13,8 @@ import NotiplayPlayback
 ///
 /// It plays through the engine (libmpv) of the card it was made for — made while the runtime calls
 /// the extension, as in `didReceive(_:)` or `mediaPlay()` — and commands run in the order given.
-/// Once its card is dismissed or replaced, its commands are ignored: a closed card stays silent.
+/// Once its card is dismissed or replaced, its commands are ignored: a closed card stays silent
+/// (``isCardShown`` tells).
 @MainActor
 public final class MediaPlayer {
     /// The file played.
@@ -34,15 +35,39 @@ public final class MediaPlayer {
     public var onPosition: (@MainActor (Double) -> Void)?
     /// Called with a message when the file cannot be played.
     public var onError: (@MainActor (String) -> Void)?
+    /// The volume, from 0 (silent) to 1 (as decoded, the default), on a linear scale of amplitude
+    /// (0.5 renders half the amplitude); values outside are clamped, NaN is 1. It applies at once
+    /// to what plays, and to each load of the file.
+    public var volume = 1.0 {
+        didSet {
+            volume = volume.isNaN ? 1 : min(max(volume, 0), 1)
+            guard volume != oldValue, isLoaded else { return }
+            enqueue { lease, engine in
+                guard !self.finished, lease.hasLoaded(self) else { return }
+                try await engine.setVolume(PlaybackOptions.volume(forGain: self.volume))
+            }
+        }
+    }
+
+    /// Whether its commands reach an engine: it was made for a card, and that card is still shown.
+    /// `false` for a player made outside a presentation, and once its card is dismissed or replaced.
+    public var isCardShown: Bool {
+        guard let lease else { return false }
+        return !lease.isRevoked && lease.engine != nil
+    }
 
     private var finished = false
+    /// Where the next load starts, when a seek asked for it while nothing of this player was loaded.
+    private var start: Double?
     /// Seeks asked for and not yet done by the engine: positions libmpv reports meanwhile are from
     /// before them, and would take ``position`` back (so that a second → counted from there).
     private var seeksUnderWay = 0
     /// The last command given.
     private var queue: Task<Void, Never>?
+    /// The scope of the card it was made for, if it was made for one.
+    private let scope: PresentationScope?
     /// What it plays through: the lease of the card it was made for, if it was made for one.
-    private let lease: EngineLease?
+    private var lease: EngineLease? { scope?.lease }
 
     /// A player for an audio attachment, or `nil` if the attachment is not audio.
     public convenience init?(attachment: UNNotificationAttachment) {
@@ -55,22 +80,36 @@ public final class MediaPlayer {
     /// reports through ``onError`` that no presentation is running.
     public init(file: AudioFile) {
         self.file = file
-        lease = PresentationScope.current?.lease
+        scope = PresentationScope.current
     }
 
-    /// Starts or resumes playback (from the start again after the end).
+    /// Runs `body` in the scope of the card the player was made for, as when the runtime calls the
+    /// extension for it: a player made in `body` plays through the same card. Without a card, it
+    /// runs `body` as it is. For code that calls extension code later on the main actor (the
+    /// AVFoundation notifications), outside the runtime's own calls.
+    package func withCardScope<R>(_ body: () throws -> R) rethrows -> R {
+        guard let scope else { return try body() }
+        return try scope.bind(body)
+    }
+
+    /// Starts or resumes playback: from the start again after the end, or from where a ``seek(to:)``
+    /// asked for meanwhile.
     public func play() {
         // Decided now, so that a seek asked for before the load runs (→ pressed as the card
         // starts) is kept for the file; the command decides again when it runs.
         let loads = finished || lease?.hasLoaded(self) != true
+        var from: Double?
         if loads {
-            if finished { position = 0 }
+            from = start
+            start = nil
+            position = from ?? 0
             lease?.loadQueued(by: self)
         }
         enqueue(finally: { if loads { self.lease?.loadDone(by: self) } }) { lease, engine in
             if self.finished || !lease.hasLoaded(self) {
                 self.finished = false
-                try await lease.load(self.file, for: self)
+                let options = PlaybackOptions(start: from, volume: PlaybackOptions.volume(forGain: self.volume))
+                try await lease.load(self.file, options: options, for: self)
             } else {
                 try await engine.play()
             }
@@ -85,12 +124,17 @@ public final class MediaPlayer {
         }
     }
 
-    /// Moves to `seconds` from the start; ``position`` says so at once.
+    /// Moves to `seconds` from the start; ``position`` says so at once. When the file is not loaded
+    /// (before the first ``play()``, or after the end) the next ``play()`` starts there.
     public func seek(to seconds: Double) {
-        if isLoaded {
-            position = seconds
-            onPosition?(seconds)
+        guard isLoaded else {
+            start = max(0, seconds.isFinite ? seconds : 0)
+            position = start ?? 0
+            onPosition?(position)
+            return
         }
+        position = seconds
+        onPosition?(seconds)
         seeksUnderWay += 1
         enqueue(finally: { self.seeksUnderWay -= 1 }) { lease, engine in
             guard lease.hasLoaded(self) else { return }

@@ -74,6 +74,10 @@ extension MPVEngine {
         }
     }
 
+    public func setVolume(_ volume: Double) async throws {
+        try await onQueue { try self.setLibmpvVolume(volume) }
+    }
+
     public func position() async -> Double? {
         try? await onQueue { self.outputClock.position(engine: self) }
     }
@@ -93,8 +97,7 @@ extension MPVEngine {
             mpv.set_property_string(h, "start", options.start.map(Self.timeString) ?? "none"), "set start")
         try mpv.check(
             mpv.set_property_string(h, "end", options.end.map(Self.timeString) ?? "none"), "set end")
-        var volume = options.volume.isNaN ? 100 : min(max(options.volume, 0), 100)
-        try mpv.check(mpv.set_property(h, "volume", MPV_FORMAT_DOUBLE, &volume), "set volume")
+        try setLibmpvVolume(options.volume)
         // `file.path` is absolute, so libmpv can never read it as a URL or an option.
         let result = try command(["loadfile", file.path, "replace"], "loadfile")
         guard let id = result else {
@@ -133,6 +136,13 @@ extension MPVEngine {
         guard let h = handle else { throw PlaybackFailure.engineClosed }
         var flag: Int32 = paused ? 1 : 0
         try mpv.check(mpv.set_property(h, "pause", MPV_FORMAT_FLAG, &flag), "set pause")
+    }
+
+    /// Sets libmpv's `volume` property, 0 to 100 (clamped; NaN is 100).
+    func setLibmpvVolume(_ volume: Double) throws {
+        guard let h = handle else { throw PlaybackFailure.engineClosed }
+        var value = volume.isNaN ? 100 : min(max(volume, 0), 100)
+        try mpv.check(mpv.set_property(h, "volume", MPV_FORMAT_DOUBLE, &value), "set volume")
     }
 
     /// Closes libmpv's output (it opens it again when audio comes): what libc buffered in front

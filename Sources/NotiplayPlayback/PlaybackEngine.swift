@@ -159,6 +159,10 @@ public protocol PlaybackEngine: AnyObject, Sendable {
     func seek(to seconds: Double) async throws
     /// Stops the current file; its stream gets ``EndReason/stopped``.
     func stop() async throws
+    /// Sets the volume of what plays now, as ``PlaybackOptions/volume`` does at a load: from 0
+    /// (silent) to 100 (as decoded) on libmpv's scale (whose curve is cubic); values outside are
+    /// clamped, NaN is 100. It lasts until the next ``load(_:options:)``, which sets its own.
+    func setVolume(_ volume: Double) async throws
     /// The current position in seconds, or `nil` when nothing is loaded.
     func position() async -> Double?
     /// Seconds of audio a listener has heard so far, over every file this engine played, or `nil`

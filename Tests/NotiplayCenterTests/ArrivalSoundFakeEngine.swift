@@ -64,6 +64,7 @@ final class ArrivalSoundFakeEngine: PlaybackEngine, Sendable {
     func play() async throws {}
     func pause() async throws {}
     func seek(to seconds: Double) async throws {}
+    func setVolume(_ volume: Double) async throws {}
     func position() async -> Double? { nil }
 
     func shutdown() async {

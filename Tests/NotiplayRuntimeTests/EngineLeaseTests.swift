@@ -56,6 +56,7 @@ final class SteeredEngine: PlaybackEngine, @unchecked Sendable {
     func play() async throws { send(.started(position: 0.5), item: item) }
     func pause() async throws { send(.paused(position: 0.5), item: item) }
     func seek(to seconds: Double) async throws {}
+    func setVolume(_ volume: Double) async throws {}
     func stop() async throws { send(.ended(.stopped), item: item) }
     func position() async -> Double? { 0.5 }
     func shutdown() async {}

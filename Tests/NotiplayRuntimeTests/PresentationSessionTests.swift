@@ -98,6 +98,7 @@ final class ScriptedEngine: PlaybackEngine, @unchecked Sendable {
     func play() async throws { send(.started(position: 0.5)) }
     func pause() async throws { send(.paused(position: 0.5)) }
     func seek(to seconds: Double) async throws {}
+    func setVolume(_ volume: Double) async throws {}
     func stop() async throws { send(.ended(.stopped)) }
     func position() async -> Double? { 0.5 }
     func shutdown() async {}
