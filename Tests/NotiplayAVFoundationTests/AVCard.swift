@@ -136,7 +136,7 @@ final class AVCard {
     func present<Extension>(
         _ type: Extension.Type, category: String, attachment: String? = nil, body: String = "", thread: String = ""
     ) throws -> Extension {
-        var content = UNMutableNotificationContent()
+        let content = UNMutableNotificationContent()
         content.title = "Ported"
         content.body = body
         content.categoryIdentifier = category

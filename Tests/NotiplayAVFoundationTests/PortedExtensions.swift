@@ -7,9 +7,9 @@ import NotiplayAVFoundation
 
 /// Plays its first attachment with an ``AVAudioPlayer`` made in `mediaPlay()`, and reports the
 /// end through its delegate.
-final class MemoExtension: TerminalViewController, UNNotificationContentExtensionMediaControl, AVAudioPlayerDelegate {
+final class MemoExtension: TerminalViewController, UNNotificationContentExtension, AVAudioPlayerDelegate {
     let mediaPlayPauseButtonType = UNNotificationContentExtensionMediaPlayPauseButtonType.default
-    let mediaPlayPauseButtonFrame = Rect(x: 0, y: 0, width: 2, height: 1)
+    let mediaPlayPauseButtonFrame = CGRect(cells: Rect(x: 0, y: 0, width: 2, height: 1))
 
     private var attachment: UNNotificationAttachment?
     private(set) var player: AVAudioPlayer?
@@ -66,9 +66,9 @@ final class MemoExtension: TerminalViewController, UNNotificationContentExtensio
 /// Makes an ``AVPlayer`` of an ``AVPlayerItem`` in `didReceive(_:)`: the file named by the
 /// notification's body when it is a URL, else its first attachment; a new notification of the
 /// thread replaces the player's item. `mediaPlay()` and `mediaPause()` play and pause it.
-final class ItemPlayerExtension: TerminalViewController, UNNotificationContentExtensionMediaControl {
+final class ItemPlayerExtension: TerminalViewController, UNNotificationContentExtension {
     let mediaPlayPauseButtonType = UNNotificationContentExtensionMediaPlayPauseButtonType.default
-    let mediaPlayPauseButtonFrame = Rect(x: 0, y: 0, width: 2, height: 1)
+    let mediaPlayPauseButtonFrame = CGRect(cells: Rect(x: 0, y: 0, width: 2, height: 1))
 
     private(set) var player: AVPlayer?
     private(set) var item: AVPlayerItem?

@@ -13,6 +13,7 @@ final class SilentEngine: PlaybackEngine {
     func pause() async throws {}
     func seek(to seconds: Double) async throws {}
     func stop() async throws {}
+    func setVolume(_ volume: Double) async throws {}
     func position() async -> Double? { nil }
     func shutdown() async {}
 }
