@@ -30,6 +30,10 @@ struct DeliverCommand: AsyncParsableCommand {
             Without --headless, in a terminal: the card, drawn and redrawn, keys from the \
             keyboard. When standard output is not a terminal: the card once as text, then the \
             events.
+
+            What an extension prints (standard output and error) becomes log events among the \
+            others, cleaned; on the terminal card it is written to standard error once the \
+            card is gone.
             """)
 
     @Argument(help: "An APNs payload file (.apns or JSON).", completion: .file(extensions: ["apns", "json"]))
@@ -101,6 +105,12 @@ struct DeliverCommand: AsyncParsableCommand {
                 throw error.failures.last?.notiplayError ?? NotiplayError(.badData, file: folder, "cannot be loaded")
             }
         }
+        // From here on extensions run: what they print becomes log events (or waits for the
+        // terminal card to be gone), never a line in the middle of the command's own output.
+        let clock = EventClock()
+        let render = Self.render(jsonl: events == .jsonl)
+        let capture = OutputCapture.start(
+            mode == .terminal ? .collect : .events(clock: clock, render: render), redirect: NotiplayCLI.ownsProcess)
         let engine = try output.audio.startEngine(untimed: output.untimed)
         // After the engine: the app command's output goes where messages go now.
         configuration.environment = hostEnvironment()
@@ -111,23 +121,27 @@ struct DeliverCommand: AsyncParsableCommand {
         service.payloadDirectory = Path.directory(of: path)
         let status = await Self.present(
             request, mutable: payload.mutableContent, service: service, app: app, registry: registry, engine: engine,
-            configuration: configuration, keys: keys ?? KeyScript(), jsonl: events == .jsonl, mode: mode)
+            configuration: configuration, keys: keys ?? KeyScript(), clock: clock, capture: capture, mode: mode)
         await engine.shutdown()
         if status != 0 { throw ExitCode(status) }
     }
 
-    /// Runs the service extension stage (when the payload asks for it), then presents.
+    /// Runs the service extension stage (when the payload asks for it), then presents. Events
+    /// (timed by `clock`) and what the extensions print go through `capture`.
     @MainActor
     static func present(
         _ request: UNNotificationRequest, mutable: Bool, service: ServiceExtensionStage.Configuration,
         app: AppDefinition, registry: ExtensionRegistry, engine: MPVEngine,
-        configuration: PresentationSession.Configuration, keys: KeyScript, jsonl: Bool, mode: Mode
+        configuration: PresentationSession.Configuration, keys: KeyScript, clock: EventClock, capture: OutputCapture,
+        mode: Mode
     ) async -> Int32 {
-        let log = EventLog()
-        let print: @MainActor (LoggedEvent) -> Void = { logged in
-            _ = try? FileDescriptor.standardOutput.writeAll(((jsonl ? logged.line.json : readable(logged.line)) + "\n").utf8)
+        let log = EventLog(clock: clock)
+        if mode != .terminal {
+            // Not a terminal: the card once as plain text first, the events (held until then) after.
+            if mode == .plain { capture.hold() }
+            log.observe { capture.emit($0.line) }
         }
-        if mode == .headless { log.observe(print) }
+        defer { capture.release() }
         let request = await ServiceExtensionStage.run(
             request: request, payloadIsMutable: mutable, registry: registry, types: NotiplayCLI.types, log: log, configuration: service)
         let notification = UNNotification(request: request, date: .now)
@@ -147,15 +161,12 @@ struct DeliverCommand: AsyncParsableCommand {
         case .plain:
             // Not a terminal: the card once as plain text, then the events as lines.
             let environment = processEnvironment
-            let width = TerminalSize.current(fd: 1, environment: environment)?.columns ?? 80
+            let width = TerminalSize.current(fd: capture.standardOutput.rawValue, environment: environment)?.columns ?? 80
             driver = PlainTextCardDriver(
-                width: width, glyphs: GlyphSet.detect(environment: environment), write: { _ = try? FileDescriptor.standardOutput.writeAll($0.utf8) },
-                shown: {
-                    for line in log.events { print(line) }
-                    log.observe(print)
-                })
+                width: width, glyphs: GlyphSet.detect(environment: environment), write: { capture.write($0) },
+                shown: { capture.release() })
         case .terminal:
-            driver = TerminalCardDriver(environment: processEnvironment)
+            driver = TerminalCardDriver(output: capture.standardOutput.rawValue, environment: processEnvironment)
         }
         switch await driver.present(session, keys: keys) {
         case .closed: break
@@ -172,6 +183,14 @@ struct DeliverCommand: AsyncParsableCommand {
         }
         await session.settle()
         return 0
+    }
+
+    /// How event lines are written: compact JSON, or ``readable(_:)``.
+    static func render(jsonl: Bool) -> @Sendable (EventLine) -> String {
+        if jsonl {
+            return { line in line.json }
+        }
+        return { line in readable(line) }
     }
 
     /// `t  event  key=value …` for people.

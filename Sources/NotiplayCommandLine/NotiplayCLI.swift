@@ -43,18 +43,37 @@ public enum NotiplayCLI {
 
     /// Runs the process's command line with `types` registered, then exits with the command's
     /// status. It owns the process: it installs the log handler (at `NOTIPLAY_LOG`'s level),
-    /// opens libmpv from `NOTIPLAY_LIBMPV` when that is set, and may move descriptor 2 aside while
-    /// libmpv runs.
+    /// opens libmpv from `NOTIPLAY_LIBMPV` when that is set, makes C's `stdout` line-buffered, may
+    /// move descriptor 2 aside while libmpv runs, and while extensions run points descriptors 1
+    /// and 2 at pipes, so that what they print becomes `log` events (or waits until the terminal
+    /// card is gone) instead of breaking the command's own output.
     ///
     /// - Parameter types: the extension types `deliver` and `test` can instantiate; the built-in
     ///   ones are always there.
     public static func main(types: ExtensionTypes = ExtensionTypes()) async -> Never {
+        // Before anything is written: an extension's `print` reaches descriptor 1 line by line
+        // even when it is a pipe, so it keeps its place among the events (see OutputCapture).
+        setvbuf(stdout, nil, _IOLBF, 0)
         DiagnosticsLogHandler.bootstrap(environment: processEnvironment)
         if let library = processEnvironment["NOTIPLAY_LIBMPV"], !library.isEmpty {
             Libmpv.defaultName = library
         }
         ownsProcess = true
-        exit(await run(Array(CommandLine.arguments.dropFirst()), types: types))
+        let status = await run(Array(CommandLine.arguments.dropFirst()), types: types)
+        finishCapture()
+        exit(status)
+    }
+
+    /// Ends the capture of what extensions print (``OutputCapture``), if a command started one and
+    /// left it running; what it kept goes to standard error, one `notiplay: stdout: TEXT` line each
+    /// (the terminal card's extensions, which must not write over the card).
+    static func finishCapture() {
+        guard let capture = OutputCapture.current else { return }
+        let collected = capture.finish()
+        if collected.dropped > 0 {
+            Diagnostics.shared.report("\(collected.dropped) earlier lines the extensions printed are not shown")
+        }
+        for line in collected.lines { Diagnostics.shared.report("\(line.stream.rawValue): \(line.text)") }
     }
 
     /// Runs a command line (without the program name) with `types` registered and returns the

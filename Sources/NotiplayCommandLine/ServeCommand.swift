@@ -91,6 +91,12 @@ struct ServeCommand: AsyncParsableCommand {
             Diagnostics.shared.report(error.description)
             throw ExitCode(CenterPlaces.status(of: error))
         }
+        // Extensions run from here on: what they print becomes log events (headless) or waits for
+        // the terminal card to be gone.
+        let clock = EventClock()
+        let capture = OutputCapture.start(
+            headless ? .events(clock: clock, render: DeliverCommand.render(jsonl: events == .jsonl)) : .collect,
+            redirect: NotiplayCLI.ownsProcess)
         let engine = try output.audio.startEngine(untimed: output.untimed)
         // Arrival sounds play on an engine of their own: a sound never unloads the card's media.
         let soundEngine = try output.audio.arrivalSounds.startEngine(untimed: output.untimed)
@@ -100,7 +106,7 @@ struct ServeCommand: AsyncParsableCommand {
             chimeFolder: CenterPlaces.storeFolder, soundsFolder: { folders[$0] ?? nil })
         let retention = (count: keepHistory, age: Duration.milliseconds(Int64(keepDays * 86_400_000)))
         let status = await Self.serve(
-            store: store, apps: apps, engine: engine, headless: headless, keys: keys ?? KeyScript(), jsonl: events == .jsonl,
+            store: store, apps: apps, engine: engine, headless: headless, keys: keys ?? KeyScript(), clock: clock, capture: capture,
             retention: retention, time: time, denied: Set(deny), sounds: (soundEngine, resolver),
             freedesktop: freedesktop ? (replace: replace, address: processEnvironment["DBUS_SESSION_BUS_ADDRESS"]) : nil)
         await engine.shutdown()
@@ -110,7 +116,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @MainActor
     static func serve(
-        store: CenterStore, apps: [CenterService.App], engine: MPVEngine, headless: Bool, keys: KeyScript, jsonl: Bool,
+        store: CenterStore, apps: [CenterService.App], engine: MPVEngine, headless: Bool, keys: KeyScript,
+        clock: EventClock, capture: OutputCapture,
         retention: (count: Int, age: Duration?), time: CenterTime, denied: Set<String>,
         sounds: (engine: MPVEngine, resolver: ArrivalSoundResolver),
         freedesktop: (replace: Bool, address: String?)? = nil
@@ -120,14 +127,13 @@ struct ServeCommand: AsyncParsableCommand {
         var types = NotiplayCLI.types
         if freedesktop != nil { FreedesktopApp.register(in: &types) }
         let service = CenterService(
-            store: store, apps: apps, types: types, engine: engine, configuration: configuration, time: time)
+            store: store, apps: apps, types: types, engine: engine, configuration: configuration, clock: clock, time: time)
         service.deniedApps = denied
         service.arrivalSounds = ArrivalSoundPlayer(engine: sounds.engine, resolver: sounds.resolver)
         service.retention = retention
         service.serviceConfiguration.environment = configuration.environment
-        let print: @MainActor (EventLine) -> Void = { line in
-            _ = try? FileDescriptor.standardOutput.writeAll(((jsonl ? line.json : DeliverCommand.readable(line)) + "\n").utf8)
-        }
+        // Headless, the events (and what the extensions print, as log events) in order.
+        let print: @MainActor (EventLine) -> Void = { line in capture.emit(line) }
         let waiters = ResponseWaiters()
         // The socket's handler pushes to other clients through the server it belongs to.
         let serving = Mutex<CenterSocketServer?>(nil)
@@ -196,7 +202,8 @@ struct ServeCommand: AsyncParsableCommand {
             driver.onBadLine = { _, problem in Diagnostics.shared.report("standard input: \(problem)") }
             end = await driver.present(keys: keys, lines: InputLines.start(input: .standardInput), signals: signals)
         } else {
-            end = await TerminalCardDriver(environment: processEnvironment).present(deck: service, keys: keys)
+            end = await TerminalCardDriver(output: capture.standardOutput.rawValue, environment: processEnvironment)
+                .present(deck: service, keys: keys)
         }
         await bridge?.stop()
         await service.close()

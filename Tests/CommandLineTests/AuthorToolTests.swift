@@ -1,0 +1,30 @@
+import NotiplayCore
+import Testing
+
+@testable import NotiplayCommandLine
+
+/// An author's tool: what becomes of what its extensions print (the parts that need no process of
+/// their own; the end-to-end tests run `Tests/PrintProbe`).
+@Suite struct AuthorToolTests {
+    @Test("The audio stack's lines on descriptor 2 are told from an extension's")
+    func audioStackLines() {
+        #expect(OutputCapture.isAudioStack("ALSA lib confmisc.c:855:(parse_card) cannot find card '0'"))
+        #expect(OutputCapture.isAudioStack("[W][50941.942601] pw.conf      | [          conf.c:  939 try_load_conf()] can't load"))
+        #expect(OutputCapture.isAudioStack("[E][50941.942617] pw.conf | can't load default config client.conf"))
+        #expect(!OutputCapture.isAudioStack("ALSA is what the extension mentions"))
+        #expect(!OutputCapture.isAudioStack("[W] a warning of the extension's own"))
+        #expect(!OutputCapture.isAudioStack("didReceive on stderr"))
+    }
+
+    @Test("test shows what the extensions printed as TAP comments, or indented after the summary")
+    func printedInReports() {
+        let printed = OutputCapture.Collected(
+            lines: [.init(stream: .stdout, text: "hello"), .init(stream: .stderr, text: "oops")], dropped: 2)
+        #expect(
+            TestCommand.tapComments(printed)
+                == "# what the extensions printed (standard output and error, cleaned):\n# (2 earlier lines not shown)\n"
+                + "# stdout: hello\n# stderr: oops\n")
+        #expect(TestCommand.summaryLines(printed) == "what the extensions printed:\n  (2 earlier lines not shown)\n  stdout: hello\n  stderr: oops\n")
+        #expect(TestCommand.tapComments(OutputCapture.Collected()).isEmpty && TestCommand.summaryLines(OutputCapture.Collected()).isEmpty)
+    }
+}
