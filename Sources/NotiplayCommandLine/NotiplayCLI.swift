@@ -26,9 +26,9 @@ import SystemPackage
 /// ```
 ///
 /// The executable then behaves exactly like `notiplay` (every command, option and exit status),
-/// with these types and the built-in ones available to the `.appex` bundles it loads. (The
-/// `notiplay` executable registers the sample extensions the same way; an author's tool gets only
-/// its own.)
+/// under its own name, with these types and the built-in ones available to the `.appex` bundles it
+/// loads. (The `notiplay` executable registers the sample extensions the same way; an author's
+/// tool gets only its own.)
 public enum NotiplayCLI {
     /// The version `--version` prints.
     public static let version = "0.1.0"
@@ -48,12 +48,17 @@ public enum NotiplayCLI {
     /// and 2 at pipes, so that what they print becomes `log` events (or waits until the terminal
     /// card is gone) instead of breaking the command's own output.
     ///
-    /// - Parameter types: the extension types `deliver` and `test` can instantiate; the built-in
-    ///   ones are always there.
-    public static func main(types: ExtensionTypes = ExtensionTypes()) async -> Never {
+    /// - Parameters:
+    ///   - types: the extension types `deliver` and `test` can instantiate; the built-in
+    ///     ones are always there.
+    ///   - commandName: the name the help, the usage and the messages give the tool (`nagme:
+    ///     FILE: reason`, `Usage: nagme deliver …`); `nil` (the default) takes the name the
+    ///     executable was run by, the last component of `argv[0]`.
+    public static func main(types: ExtensionTypes = ExtensionTypes(), commandName: String? = nil) async -> Never {
         // Before anything is written: an extension's `print` reaches descriptor 1 line by line
         // even when it is a pipe, so it keeps its place among the events (see OutputCapture).
         setvbuf(stdout, nil, _IOLBF, 0)
+        self.commandName = commandName ?? toolName(argument0: CommandLine.arguments.first)
         DiagnosticsLogHandler.bootstrap(environment: processEnvironment)
         if let library = processEnvironment["NOTIPLAY_LIBMPV"], !library.isEmpty {
             Libmpv.defaultName = library
@@ -64,8 +69,19 @@ public enum NotiplayCLI {
         exit(status)
     }
 
+    /// The name the tool goes by in its help, usage and messages: `notiplay`, or an author's
+    /// tool's own (``main(types:commandName:)``).
+    nonisolated(unsafe) static var commandName = "notiplay"
+
+    /// The tool's name from `argv[0]`: its last path component, or `notiplay` when there is none.
+    static func toolName(argument0: String?) -> String {
+        let name = argument0?.split(separator: "/").last.map(String.init) ?? ""
+        let clean = TerminalText.clean(name)
+        return clean.isEmpty ? "notiplay" : clean
+    }
+
     /// Ends the capture of what extensions print (``OutputCapture``), if a command started one and
-    /// left it running; what it kept goes to standard error, one `notiplay: stdout: TEXT` line each
+    /// left it running; what it kept goes to standard error, one `TOOL: stdout: TEXT` line each
     /// (the terminal card's extensions, which must not write over the card).
     static func finishCapture() {
         guard let capture = OutputCapture.current else { return }

@@ -19,20 +19,22 @@ import SystemPackage
 
 /// `notiplay serve`: the notification center in a terminal.
 struct ServeCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "serve",
-        abstract: "Run the notification center: show what `notiplay send` hands it, one card at a time.",
-        discussion: """
-            Stores every notification durably ($XDG_STATE_HOME/notiplay, else \
-            ~/.local/state/notiplay) and listens on $XDG_RUNTIME_DIR/notiplay/center.sock (else \
-            /tmp/notiplay-UID/center.sock). The card, its keys and its media button are deliver's; \
-            n and N move between waiting cards; q quits. A notification names its app with send \
-            --app (default notiplay, the built-in app); the server presents for each --app FILE and \
-            every *.app.json in $XDG_CONFIG_HOME/notiplay/apps (else ~/.config/notiplay/apps). \
-            Ended notifications stay in the history until --keep-history or --keep-days lets them \
-            go. Exits 65 for an app file that is not valid, 69 when a server already runs, 73 or 74 \
-            when the store cannot be opened.
-            """)
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "serve",
+            abstract: "Run the notification center: show what `\(NotiplayCLI.commandName) send` hands it, one card at a time.",
+            discussion: """
+                Stores every notification durably ($XDG_STATE_HOME/notiplay, else \
+                ~/.local/state/notiplay) and listens on $XDG_RUNTIME_DIR/notiplay/center.sock (else \
+                /tmp/notiplay-UID/center.sock). The card, its keys and its media button are deliver's; \
+                n and N move between waiting cards; q quits. A notification names its app with send \
+                --app (default notiplay, the built-in app); the server presents for each --app FILE and \
+                every *.app.json in $XDG_CONFIG_HOME/notiplay/apps (else ~/.config/notiplay/apps). \
+                Ended notifications stay in the history until --keep-history or --keep-days lets them \
+                go. Exits 65 for an app file that is not valid, 69 when a server already runs, 73 or 74 \
+                when the store cannot be opened.
+                """)
+    }
 
     @Option(help: ArgumentHelp("An app file to present for; repeatable.", valueName: "file"), completion: .file())
     var app: [String] = []
@@ -52,7 +54,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Forget ended notifications after this many days (default 90).", valueName: "days"))
     var keepDays = 90.0
 
-    @Option(help: ArgumentHelp("The clock scheduled notifications fire on: system, or virtual (moved only by `notiplay clock --advance`, for tests).", valueName: "clock"))
+    @Option(help: ArgumentHelp("The clock scheduled notifications fire on: system, or virtual (moved only by `\(NotiplayCLI.commandName) clock --advance`, for tests).", valueName: "clock"))
     var clock: ClockKind = .system
 
     @Option(help: ArgumentHelp("Where a virtual clock starts, local time (default: now).", valueName: "YYYY-MM-DDTHH:MM[:SS]"))

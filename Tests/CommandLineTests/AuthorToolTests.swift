@@ -3,9 +3,29 @@ import Testing
 
 @testable import NotiplayCommandLine
 
-/// An author's tool: what becomes of what its extensions print (the parts that need no process of
-/// their own; the end-to-end tests run `Tests/PrintProbe`).
+/// An author's tool: its own name in messages, and what becomes of what its extensions print (the parts that need no process of their own; the
+/// end-to-end tests run `Tests/PrintProbe`).
 @Suite struct AuthorToolTests {
+    @Test("The tool's name is argv[0]'s last component, made printable; notiplay when there is none")
+    func toolName() {
+        #expect(NotiplayCLI.toolName(argument0: "/home/me/NagMe/.build/debug/nagme") == "nagme")
+        #expect(NotiplayCLI.toolName(argument0: "nagme") == "nagme")
+        #expect(NotiplayCLI.toolName(argument0: "./bad\u{1B}[2Jname") == "badname")
+        #expect(NotiplayCLI.toolName(argument0: nil) == "notiplay")
+        #expect(NotiplayCLI.toolName(argument0: "") == "notiplay")
+        #expect(NotiplayCLI.toolName(argument0: "/") == "notiplay")
+    }
+
+    @Test("Messages start with the tool's name, and name its commands, not notiplay's")
+    func messages() {
+        let message = "/run/center.sock: no notification center is running here; start one with `notiplay serve`"
+        #expect(
+            Diagnostics.forTool(message, named: "nagme")
+                == "nagme: /run/center.sock: no notification center is running here; start one with `nagme serve`")
+        #expect(Diagnostics.forTool(message, named: "notiplay") == "notiplay: \(message)")
+        #expect(Diagnostics.forTool("notiplay plays local files only", named: "nagme") == "nagme: notiplay plays local files only")
+    }
+
     @Test("The audio stack's lines on descriptor 2 are told from an extension's")
     func audioStackLines() {
         #expect(OutputCapture.isAudioStack("ALSA lib confmisc.c:855:(parse_card) cannot find card '0'"))

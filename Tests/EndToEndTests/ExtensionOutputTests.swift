@@ -218,9 +218,30 @@ struct ExtensionOutputTests {
         #expect(TerminalCardTests.exitLine(after) == "EXIT=0", "\(after)")
         let transcript = try await pane.transcript()
         for line in [
-            "notiplay: stdout: didReceive: Printer", "notiplay: stderr: didReceive on stderr red", "notiplay: stdout: unfinished",
+            "notiplay-print-probe: stdout: didReceive: Printer", "notiplay-print-probe: stderr: didReceive on stderr red",
+            "notiplay-print-probe: stdout: unfinished",
         ] {
             #expect(transcript.contains(line), "\(line) in \(transcript)")
         }
+    }
+}
+
+/// An author's tool (the probe) speaks under its own name.
+@Suite("an author's tool: its own name", .tags(.endToEnd))
+struct AuthorToolTests {
+    @Test("--help, usage errors and messages name the tool, not notiplay")
+    func ownName() async throws {
+        let probe = try ExtensionOutputTests.probe()
+        let help = try await run(probe, ["--help"])
+        #expect(help.status == 0 && help.stdoutText.contains("USAGE: notiplay-print-probe <subcommand>"), "\(help)")
+        let usage = try await run(probe, ["deliver"])
+        #expect(usage.status == 64 && usage.stderrText.contains("Usage: notiplay-print-probe deliver <payload>"), "\(usage)")
+        let scratch = try E2E.scratch()
+        defer { E2E.remove(scratch) }
+        var environment = E2E.childEnvironment
+        environment["XDG_RUNTIME_DIR"] = scratch.path
+        let send = try await run(probe, ["send", E2E.media("nagme.apns")], environment: environment)
+        #expect(send.status == 69, "\(send)")
+        #expect(send.stderrText.hasPrefix("notiplay-print-probe: ") && send.stderrText.contains("`notiplay-print-probe serve`"), "\(send)")
     }
 }
