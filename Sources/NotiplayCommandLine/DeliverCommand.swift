@@ -104,6 +104,10 @@ struct DeliverCommand: AsyncParsableCommand {
                 for failure in error.failures.dropLast() { Diagnostics.shared.report(failure.description) }
                 throw error.failures.last?.notiplayError ?? NotiplayError(.badData, file: folder, "cannot be loaded")
             }
+        } else if let warning = Self.unusedTypesWarning(
+            NotiplayCLI.types, samples: NotiplayCLI.sampleTypeNames, category: content.categoryIdentifier)
+        {
+            Diagnostics.shared.report(warning)
         }
         // From here on extensions run: what they print becomes log events (or waits for the
         // terminal card to be gone), never a line in the middle of the command's own output.
@@ -191,6 +195,21 @@ struct DeliverCommand: AsyncParsableCommand {
             return { line in line.json }
         }
         return { line in readable(line) }
+    }
+
+    /// What to say when an author's tool presents with the default card because no extension
+    /// folder was given (so nothing maps a category to a registered type), or `nil` when only
+    /// the built-in types (and notiplay's `samples`) are registered.
+    static func unusedTypesWarning(_ types: ExtensionTypes, samples: Set<String>, category: String) -> String? {
+        let content = types.names.filter { $0 != DefaultContentExtension.typeName && !samples.contains($0) }
+        let services = types.serviceNames.filter { $0 != MediaAttachmentService.typeName && !samples.contains($0) }
+        let unused = content + services
+        guard !unused.isEmpty else { return nil }
+        let category = category.isEmpty ? "no category" : "category \"\(TerminalText.clean(category))\""
+        let named = unused.count == 1 ? "type \(unused[0]) goes" : "types \(unused.joined(separator: ", ")) go"
+        let why = "no extension folder was given (--extensions DIR, or an app file naming one with \"extensions\")"
+        let how = "an extension's Info.plist in that folder maps its categories (UNNotificationExtensionCategory) to a type (NSExtensionPrincipalClass)"
+        return "warning: \(why), so the default card presents this notification (\(category)) and the registered \(named) unused: \(how)"
     }
 
     /// `t  event  key=value …` for people.

@@ -37,6 +37,11 @@ public enum NotiplayCLI {
     /// the executable registers (the samples in `notiplay`, an author's own in their tool).
     nonisolated(unsafe) static var types = ExtensionTypes()
 
+    /// The names of the types the `notiplay` executable registers as its bundled samples (set by
+    /// it before ``main(types:commandName:)``): `deliver` does not warn that they go unused
+    /// without an extension folder, as it does for an author's own types.
+    nonisolated(unsafe) package static var sampleTypeNames: Set<String> = []
+
     /// Whether the command line runs as the whole process (``main(types:)``) and may take over
     /// process-wide things such as descriptor 2.
     nonisolated(unsafe) static var ownsProcess = false

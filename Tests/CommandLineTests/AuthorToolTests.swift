@@ -3,7 +3,8 @@ import Testing
 
 @testable import NotiplayCommandLine
 
-/// An author's tool: its own name in messages, and what becomes of what its extensions print (the parts that need no process of their own; the
+/// An author's tool: its own name in messages, the warning about its unused types, and what
+/// becomes of what its extensions print (the parts that need no process of their own; the
 /// end-to-end tests run `Tests/PrintProbe`).
 @Suite struct AuthorToolTests {
     @Test("The tool's name is argv[0]'s last component, made printable; notiplay when there is none")
@@ -24,6 +25,30 @@ import Testing
                 == "nagme: /run/center.sock: no notification center is running here; start one with `nagme serve`")
         #expect(Diagnostics.forTool(message, named: "notiplay") == "notiplay: \(message)")
         #expect(Diagnostics.forTool("notiplay plays local files only", named: "nagme") == "nagme: notiplay plays local files only")
+    }
+
+    @MainActor
+    final class Custom: TerminalViewController, UNNotificationContentExtension {
+        func didReceive(_ notification: UNNotification) {}
+    }
+
+    @Test("Without an extension folder, deliver warns of the tool's own types: not of the built-in ones nor of notiplay's samples")
+    func unusedTypes() {
+        #expect(DeliverCommand.unusedTypesWarning(ExtensionTypes(), samples: [], category: "reminder") == nil)
+        var samples = ExtensionTypes()
+        samples.register(Custom.self, as: "Reminder.ReminderViewController")
+        #expect(DeliverCommand.unusedTypesWarning(samples, samples: ["Reminder.ReminderViewController"], category: "reminder") == nil)
+        var own = samples
+        own.register(Custom.self, as: "NagMe.NotificationViewController")
+        let warning = DeliverCommand.unusedTypesWarning(own, samples: ["Reminder.ReminderViewController"], category: "reminder")
+        #expect(warning?.hasPrefix("warning: no extension folder was given (--extensions DIR, or an app file") == true, "\(warning ?? "")")
+        #expect(
+            warning?.contains(#"(category "reminder") and the registered type NagMe.NotificationViewController goes unused"#) == true,
+            "\(warning ?? "")")
+        let two = DeliverCommand.unusedTypesWarning(own, samples: [], category: "")
+        #expect(
+            two?.contains("(no category) and the registered types NagMe.NotificationViewController, Reminder.ReminderViewController go unused")
+                == true, "\(two ?? "")")
     }
 
     @Test("The audio stack's lines on descriptor 2 are told from an extension's")

@@ -226,8 +226,8 @@ struct ExtensionOutputTests {
     }
 }
 
-/// An author's tool (the probe) speaks under its own name.
-@Suite("an author's tool: its own name", .tags(.endToEnd))
+/// An author's tool (the probe) speaks under its own name, and says when its types go unused.
+@Suite("an author's tool: its own name, its unused types", .tags(.endToEnd))
 struct AuthorToolTests {
     @Test("--help, usage errors and messages name the tool, not notiplay")
     func ownName() async throws {
@@ -243,5 +243,18 @@ struct AuthorToolTests {
         let send = try await run(probe, ["send", E2E.media("nagme.apns")], environment: environment)
         #expect(send.status == 69, "\(send)")
         #expect(send.stderrText.hasPrefix("notiplay-print-probe: ") && send.stderrText.contains("`notiplay-print-probe serve`"), "\(send)")
+    }
+
+    @Test("Without an extension folder the tool warns that its registered types go unused; notiplay, whose types are samples, does not")
+    func unusedTypes() async throws {
+        let probe = try ExtensionOutputTests.probe()
+        let arguments = ["deliver", E2E.media("nagme.apns"), "--headless", "--keys", "q", "--audio", "null"]
+        let tool = try await run(probe, arguments)
+        #expect(tool.status == 0, "\(tool)")
+        #expect(tool.stderrLines.count == 1, "\(tool)")
+        #expect(tool.stderrText.hasPrefix("notiplay-print-probe: warning: no extension folder was given"), "\(tool)")
+        #expect(tool.stderrText.contains(#"(category "reminder") and the registered type Printing.PrintingViewController goes unused"#), "\(tool)")
+        let notiplay = try await notiplay("deliver", E2E.media("nagme.apns"), "--headless", "--keys", "q", "--audio", "null")
+        #expect(notiplay.status == 0 && notiplay.stderr.isEmpty, "\(notiplay)")
     }
 }
