@@ -13,13 +13,13 @@ import SystemPackage
 ///
 /// ```swift
 /// import NotiplayCommandLine
-/// import NagMeExtension
+/// import NagMe
 ///
 /// @main
 /// enum NagMeTool {
 ///     static func main() async {
 ///         var types = ExtensionTypes()
-///         types.register(NotificationViewController.self, as: "NagMe.NotificationViewController")
+///         NagMeExtensions.register(in: &types)  // the module registers its own types
 ///         await NotiplayCLI.main(types: types)
 ///     }
 /// }
