@@ -166,6 +166,8 @@ let package = Package(
         .executableTarget(name: "custom-number", dependencies: ["Notiplay"], path: "Examples/CustomNumberApp"),
         // A program that adds one request and says how it went, for the end-to-end tests.
         .executableTarget(name: "notiplay-app-probe", dependencies: ["Notiplay"], path: "Tests/AppProbe"),
+        // An author's tool whose extension prints, for the end-to-end tests of what becomes of it.
+        .executableTarget(name: "notiplay-print-probe", dependencies: ["NotiplayCommandLine"], path: "Tests/PrintProbe"),
         .target(
             name: "NotiplayTestSupport",
             dependencies: ["NotiplayCore", .product(name: "Subprocess", package: "swift-subprocess")],

@@ -15,6 +15,10 @@ import NotiplayViews
 ///
 /// Built in: ``DefaultContentExtension`` (the default card) and ``MediaAttachmentService`` (fetches
 /// the media a payload's `media-url` names), each under its `typeName`.
+///
+/// Let the module that holds the types register them (`public enum NagMeExtensions { public static
+/// func register(in types: inout ExtensionTypes) }`), so that they can stay internal:
+/// <doc:RegisteringExtensions>.
 public struct ExtensionTypes: Sendable {
     /// Makes a new instance of a content extension.
     public typealias Factory = @MainActor @Sendable () -> any UNNotificationContentExtension & TerminalViewController

@@ -37,7 +37,9 @@ enum AudioOutputArgument: Equatable {
     /// ``NotiplayCLI/run(_:types:)`` keeps its standard error as it was.
     func startEngine(untimed: Bool) throws(NotiplayError) -> MPVEngine {
         let output = try output(untimed: untimed)
-        if NotiplayCLI.ownsProcess && !Self.capturing {
+        // Under an OutputCapture, descriptor 2 is already a pipe that sends the audio stack's
+        // lines to the same logger.
+        if NotiplayCLI.ownsProcess && !Self.capturing && OutputCapture.current == nil {
             if let saved = NativeStderrCapture.install(logger: Logger(label: "native")) {
                 Diagnostics.shared.fileDescriptor = FileDescriptor(rawValue: saved)
                 Self.capturing = true

@@ -8,22 +8,24 @@ import NotiplayCenterClient
 
 /// `notiplay send`: hands a notification to the running center.
 struct SendCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "send",
-        abstract: "Send a notification to the running center (notiplay serve).",
-        discussion: """
-            The payload and attachments are checked here first, with validate's errors and exit \
-            statuses; the attachments' bytes travel with the request, so the files may go once \
-            send returns. Exits 0 only once the server has stored the notification durably; 69 \
-            when no server runs, 73 or 74 when its store cannot keep it. With --wait, prints the \
-            response (the action chosen, or the dismissal) as JSON when it comes. \
-            With --after or --at it is scheduled: pending until then (it survives a restart of the \
-            server; one missed while the server was down is delivered, late, when it is back). \
-            --repeat with --after repeats the interval (at least 60 s, as on iOS); with --at, \
-            hourly, daily, weekly, monthly or yearly keeps the date's minute, time, weekday and \
-            time, day and time, or month, day and time. An interval of 0 or less, a date in the \
-            past and a repeating interval under 60 s exit 65; an app the server denies, 77.
-            """)
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "send",
+            abstract: "Send a notification to the running center (\(NotiplayCLI.commandName) serve).",
+            discussion: """
+                The payload and attachments are checked here first, with validate's errors and exit \
+                statuses; the attachments' bytes travel with the request, so the files may go once \
+                send returns. Exits 0 only once the server has stored the notification durably; 69 \
+                when no server runs, 73 or 74 when its store cannot keep it. With --wait, prints the \
+                response (the action chosen, or the dismissal) as JSON when it comes. \
+                With --after or --at it is scheduled: pending until then (it survives a restart of the \
+                server; one missed while the server was down is delivered, late, when it is back). \
+                --repeat with --after repeats the interval (at least 60 s, as on iOS); with --at, \
+                hourly, daily, weekly, monthly or yearly keeps the date's minute, time, weekday and \
+                time, day and time, or month, day and time. An interval of 0 or less, a date in the \
+                past and a repeating interval under 60 s exit 65; an app the server denies, 77.
+                """)
+    }
 
     @Argument(help: ArgumentHelp("The notification: an APNs payload (JSON).", valueName: "payload"), completion: .file())
     var payload: String

@@ -33,6 +33,10 @@ struct DeliverCommand: AsyncParsableCommand {
             Without --headless, in a terminal: the card, drawn and redrawn, keys from the \
             keyboard and clicks from the mouse. When standard output is not a terminal: the \
             card once as text, then the events.
+
+            What an extension prints (standard output and error) becomes log events among the \
+            others, cleaned; on the terminal card it is written to standard error once the \
+            card is gone.
             """)
 
     @Argument(help: "An APNs payload file (.apns or JSON).", completion: .file(extensions: ["apns", "json"]))
@@ -103,7 +107,17 @@ struct DeliverCommand: AsyncParsableCommand {
                 for failure in error.failures.dropLast() { Diagnostics.shared.report(failure.description) }
                 throw error.failures.last?.notiplayError ?? NotiplayError(.badData, file: folder, "cannot be loaded")
             }
+        } else if let warning = Self.unusedTypesWarning(
+            NotiplayCLI.types, samples: NotiplayCLI.sampleTypeNames, category: content.categoryIdentifier)
+        {
+            Diagnostics.shared.report(warning)
         }
+        // From here on extensions run: what they print becomes log events (or waits for the
+        // terminal card to be gone), never a line in the middle of the command's own output.
+        let clock = EventClock()
+        let render = Self.render(jsonl: events == .jsonl)
+        let capture = OutputCapture.start(
+            mode == .terminal ? .collect : .events(clock: clock, render: render), redirect: NotiplayCLI.ownsProcess)
         let engine = try output.audio.startEngine(untimed: output.untimed)
         // After the engine: the app command's output goes where messages go now.
         configuration.environment = hostEnvironment()
@@ -117,23 +131,27 @@ struct DeliverCommand: AsyncParsableCommand {
         service.payloadDirectory = Path.directory(of: path)
         let status = await Self.present(
             request, mutable: payload.mutableContent, service: service, app: app, registry: registry, engine: engine,
-            configuration: configuration, keys: keys ?? KeyScript(), jsonl: events == .jsonl, mode: mode)
+            configuration: configuration, keys: keys ?? KeyScript(), clock: clock, capture: capture, mode: mode)
         await engine.shutdown()
         if status != 0 { throw ExitCode(status) }
     }
 
-    /// Runs the service extension stage (when the payload asks for it), then presents.
+    /// Runs the service extension stage (when the payload asks for it), then presents. Events
+    /// (timed by `clock`) and what the extensions print go through `capture`.
     @MainActor
     static func present(
         _ request: UNNotificationRequest, mutable: Bool, service: ServiceExtensionStage.Configuration,
         app: AppDefinition, registry: ExtensionRegistry, engine: MPVEngine,
-        configuration: PresentationSession.Configuration, keys: KeyScript, jsonl: Bool, mode: Mode
+        configuration: PresentationSession.Configuration, keys: KeyScript, clock: EventClock, capture: OutputCapture,
+        mode: Mode
     ) async -> Int32 {
-        let log = EventLog()
-        let print: @MainActor (LoggedEvent) -> Void = { logged in
-            _ = try? FileDescriptor.standardOutput.writeAll(((jsonl ? logged.line.json : readable(logged.line)) + "\n").utf8)
+        let log = EventLog(clock: clock)
+        if mode != .terminal {
+            // Not a terminal: the card once as plain text first, the events (held until then) after.
+            if mode == .plain { capture.hold() }
+            log.observe { capture.emit($0.line) }
         }
-        if mode == .headless { log.observe(print) }
+        defer { capture.release() }
         let request = await ServiceExtensionStage.run(
             request: request, payloadIsMutable: mutable, registry: registry, types: NotiplayCLI.types, log: log, configuration: service)
         let notification = UNNotification(request: request, date: .now)
@@ -153,15 +171,12 @@ struct DeliverCommand: AsyncParsableCommand {
         case .plain:
             // Not a terminal: the card once as plain text, then the events as lines.
             let environment = processEnvironment
-            let width = TerminalSize.current(fd: 1, environment: environment)?.columns ?? 80
+            let width = TerminalSize.current(fd: capture.standardOutput.rawValue, environment: environment)?.columns ?? 80
             driver = PlainTextCardDriver(
-                width: width, glyphs: GlyphSet.detect(environment: environment), write: { _ = try? FileDescriptor.standardOutput.writeAll($0.utf8) },
-                shown: {
-                    for line in log.events { print(line) }
-                    log.observe(print)
-                })
+                width: width, glyphs: GlyphSet.detect(environment: environment), write: { capture.write($0) },
+                shown: { capture.release() })
         case .terminal:
-            driver = TerminalCardDriver(environment: processEnvironment)
+            driver = TerminalCardDriver(output: capture.standardOutput.rawValue, environment: processEnvironment)
         }
         switch await driver.present(session, keys: keys) {
         case .closed: break
@@ -178,6 +193,29 @@ struct DeliverCommand: AsyncParsableCommand {
         }
         await session.settle()
         return 0
+    }
+
+    /// How event lines are written: compact JSON, or ``readable(_:)``.
+    static func render(jsonl: Bool) -> @Sendable (EventLine) -> String {
+        if jsonl {
+            return { line in line.json }
+        }
+        return { line in readable(line) }
+    }
+
+    /// What to say when an author's tool presents with the default card because no extension
+    /// folder was given (so nothing maps a category to a registered type), or `nil` when only
+    /// the built-in types (and notiplay's `samples`) are registered.
+    static func unusedTypesWarning(_ types: ExtensionTypes, samples: Set<String>, category: String) -> String? {
+        let content = types.names.filter { $0 != DefaultContentExtension.typeName && !samples.contains($0) }
+        let services = types.serviceNames.filter { $0 != MediaAttachmentService.typeName && !samples.contains($0) }
+        let unused = content + services
+        guard !unused.isEmpty else { return nil }
+        let category = category.isEmpty ? "no category" : "category \"\(TerminalText.clean(category))\""
+        let named = unused.count == 1 ? "type \(unused[0]) goes" : "types \(unused.joined(separator: ", ")) go"
+        let why = "no extension folder was given (--extensions DIR, or an app file naming one with \"extensions\")"
+        let how = "an extension's Info.plist in that folder maps its categories (UNNotificationExtensionCategory) to a type (NSExtensionPrincipalClass)"
+        return "warning: \(why), so the default card presents this notification (\(category)) and the registered \(named) unused: \(how)"
     }
 
     /// `t  event  key=value …` for people.

@@ -26,8 +26,17 @@ final class Diagnostics: Sendable {
         _ = try? fileDescriptor.writeAll(text.utf8)
     }
 
-    /// Writes `notiplay: MESSAGE` and a newline.
+    /// Writes `TOOL: MESSAGE` and a newline, TOOL being the tool's name (`notiplay`, or an
+    /// author's tool's, ``NotiplayCLI/commandName``); a command the message names as
+    /// `` `notiplay serve` `` is named after the tool too.
     func report(_ message: String) {
-        write("notiplay: \(message)\n")
+        write("\(Self.forTool(message, named: NotiplayCLI.commandName))\n")
+    }
+
+    /// `TOOL: MESSAGE`, with `` `notiplay `` in MESSAGE (the libraries name commands so) made
+    /// `` `TOOL ``.
+    static func forTool(_ message: String, named tool: String) -> String {
+        let text = tool == "notiplay" ? message : message.replacing("`notiplay ", with: "`\(tool) ")
+        return "\(tool): \(text)"
     }
 }

@@ -24,7 +24,7 @@ struct DiagnosticsLogHandler: LogHandler {
 
     func log(event: LogEvent) {
         let text = TerminalText.clean(event.message.description)
-        Diagnostics.shared.write("notiplay: \(event.level) [\(label)] \(text)\n")
+        Diagnostics.shared.write("\(NotiplayCLI.commandName): \(event.level) [\(label)] \(text)\n")
     }
 
     /// The level named by `NOTIPLAY_LOG` in `environment` (`trace` … `critical`), or `nil` when

@@ -13,22 +13,22 @@ import SystemPackage
 ///
 /// ```swift
 /// import NotiplayCommandLine
-/// import NagMeExtension
+/// import NagMe
 ///
 /// @main
 /// enum NagMeTool {
 ///     static func main() async {
 ///         var types = ExtensionTypes()
-///         types.register(NotificationViewController.self, as: "NagMe.NotificationViewController")
+///         NagMeExtensions.register(in: &types)  // the module registers its own types
 ///         await NotiplayCLI.main(types: types)
 ///     }
 /// }
 /// ```
 ///
 /// The executable then behaves exactly like `notiplay` (every command, option and exit status),
-/// with these types and the built-in ones available to the `.appex` bundles it loads. (The
-/// `notiplay` executable registers the sample extensions the same way; an author's tool gets only
-/// its own.)
+/// under its own name, with these types and the built-in ones available to the `.appex` bundles it
+/// loads. (The `notiplay` executable registers the sample extensions the same way; an author's
+/// tool gets only its own.)
 public enum NotiplayCLI {
     /// The version `--version` prints.
     public static let version = "0.1.0"
@@ -37,24 +37,64 @@ public enum NotiplayCLI {
     /// the executable registers (the samples in `notiplay`, an author's own in their tool).
     nonisolated(unsafe) static var types = ExtensionTypes()
 
+    /// The names of the types the `notiplay` executable registers as its bundled samples (set by
+    /// it before ``main(types:commandName:)``): `deliver` does not warn that they go unused
+    /// without an extension folder, as it does for an author's own types.
+    nonisolated(unsafe) package static var sampleTypeNames: Set<String> = []
+
     /// Whether the command line runs as the whole process (``main(types:)``) and may take over
     /// process-wide things such as descriptor 2.
     nonisolated(unsafe) static var ownsProcess = false
 
     /// Runs the process's command line with `types` registered, then exits with the command's
     /// status. It owns the process: it installs the log handler (at `NOTIPLAY_LOG`'s level),
-    /// opens libmpv from `NOTIPLAY_LIBMPV` when that is set, and may move descriptor 2 aside while
-    /// libmpv runs.
+    /// opens libmpv from `NOTIPLAY_LIBMPV` when that is set, makes C's `stdout` line-buffered, may
+    /// move descriptor 2 aside while libmpv runs, and while extensions run points descriptors 1
+    /// and 2 at pipes, so that what they print becomes `log` events (or waits until the terminal
+    /// card is gone) instead of breaking the command's own output.
     ///
-    /// - Parameter types: the extension types `deliver` and `test` can instantiate; the built-in
-    ///   ones are always there.
-    public static func main(types: ExtensionTypes = ExtensionTypes()) async -> Never {
+    /// - Parameters:
+    ///   - types: the extension types `deliver` and `test` can instantiate; the built-in
+    ///     ones are always there.
+    ///   - commandName: the name the help, the usage and the messages give the tool (`nagme:
+    ///     FILE: reason`, `Usage: nagme deliver …`); `nil` (the default) takes the name the
+    ///     executable was run by, the last component of `argv[0]`.
+    public static func main(types: ExtensionTypes = ExtensionTypes(), commandName: String? = nil) async -> Never {
+        // Before anything is written: an extension's `print` reaches descriptor 1 line by line
+        // even when it is a pipe, so it keeps its place among the events (see OutputCapture).
+        setvbuf(stdout, nil, _IOLBF, 0)
+        self.commandName = commandName ?? toolName(argument0: CommandLine.arguments.first)
         DiagnosticsLogHandler.bootstrap(environment: processEnvironment)
         if let library = processEnvironment["NOTIPLAY_LIBMPV"], !library.isEmpty {
             Libmpv.defaultName = library
         }
         ownsProcess = true
-        exit(await run(Array(CommandLine.arguments.dropFirst()), types: types))
+        let status = await run(Array(CommandLine.arguments.dropFirst()), types: types)
+        finishCapture()
+        exit(status)
+    }
+
+    /// The name the tool goes by in its help, usage and messages: `notiplay`, or an author's
+    /// tool's own (``main(types:commandName:)``).
+    nonisolated(unsafe) static var commandName = "notiplay"
+
+    /// The tool's name from `argv[0]`: its last path component, or `notiplay` when there is none.
+    static func toolName(argument0: String?) -> String {
+        let name = argument0?.split(separator: "/").last.map(String.init) ?? ""
+        let clean = TerminalText.clean(name)
+        return clean.isEmpty ? "notiplay" : clean
+    }
+
+    /// Ends the capture of what extensions print (``OutputCapture``), if a command started one and
+    /// left it running; what it kept goes to standard error, one `TOOL: stdout: TEXT` line each
+    /// (the terminal card's extensions, which must not write over the card).
+    static func finishCapture() {
+        guard let capture = OutputCapture.current else { return }
+        let collected = capture.finish()
+        if collected.dropped > 0 {
+            Diagnostics.shared.report("\(collected.dropped) earlier lines the extensions printed are not shown")
+        }
+        for line in collected.lines { Diagnostics.shared.report("\(line.stream.rawValue): \(line.text)") }
     }
 
     /// Runs a command line (without the program name) with `types` registered and returns the

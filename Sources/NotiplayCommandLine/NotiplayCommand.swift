@@ -1,26 +1,29 @@
 import ArgumentParser
 
-/// `notiplay` itself: the subcommands, the version and the help that lists them.
+/// `notiplay` itself (or an author's tool, by its own name, ``NotiplayCLI/commandName``): the
+/// subcommands, the version and the help that lists them.
 struct NotiplayCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "notiplay",
-        abstract: "A media-capable notification player for the terminal.",
-        discussion: """
-            Exit status: 0 ok, 1 test failures, 64 usage, 65 bad data, 66 missing input, \
-            69 libmpv, audio or the center unavailable, 73 cannot create, 74 I/O error, \
-            77 not allowed, 128 + the signal's number when interrupted (130 for Ctrl-C).
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: NotiplayCLI.commandName,
+            abstract: "A media-capable notification player for the terminal.",
+            discussion: """
+                Exit status: 0 ok, 1 test failures, 64 usage, 65 bad data, 66 missing input, \
+                69 libmpv, audio or the center unavailable, 73 cannot create, 74 I/O error, \
+                77 not allowed, 128 + the signal's number when interrupted (130 for Ctrl-C).
 
-            Environment: NOTIPLAY_LOG, a log level (debug shows libmpv's and the audio \
-            stack's own messages, which otherwise never reach the terminal); \
-            NOTIPLAY_CACHE_DIR, where media a payload names by URL is kept (else \
-            $XDG_CACHE_HOME/notiplay/media, else ~/.cache/notiplay/media); NO_COLOR, COLUMNS and LINES for the card.
-            """,
-        version: NotiplayCLI.version,
-        subcommands: [
-            PlayCommand.self, DeliverCommand.self, ValidateCommand.self, ExtensionsCommand.self, TestCommand.self,
-            ServeCommand.self, SendCommand.self, ListCommand.self, RemoveCommand.self, HistoryCommand.self,
-            FocusCommand.self, ClockCommand.self,
-        ])
+                Environment: NOTIPLAY_LOG, a log level (debug shows libmpv's and the audio \
+                stack's own messages, which otherwise never reach the terminal); \
+                NOTIPLAY_CACHE_DIR, where media a payload names by URL is kept (else \
+                $XDG_CACHE_HOME/notiplay/media, else ~/.cache/notiplay/media); NO_COLOR, COLUMNS and LINES for the card.
+                """,
+            version: NotiplayCLI.version,
+            subcommands: [
+                PlayCommand.self, DeliverCommand.self, ValidateCommand.self, ExtensionsCommand.self, TestCommand.self,
+                ServeCommand.self, SendCommand.self, ListCommand.self, RemoveCommand.self, HistoryCommand.self,
+                FocusCommand.self, ClockCommand.self,
+            ])
+    }
 
     /// `notiplay` without a command: the help, on standard error, as a usage error.
     func run() throws {

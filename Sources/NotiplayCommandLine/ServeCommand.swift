@@ -19,20 +19,22 @@ import SystemPackage
 
 /// `notiplay serve`: the notification center in a terminal.
 struct ServeCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "serve",
-        abstract: "Run the notification center: show what `notiplay send` hands it, one card at a time.",
-        discussion: """
-            Stores every notification durably ($XDG_STATE_HOME/notiplay, else \
-            ~/.local/state/notiplay) and listens on $XDG_RUNTIME_DIR/notiplay/center.sock (else \
-            /tmp/notiplay-UID/center.sock). The card, its keys and its media button are deliver's; \
-            n and N move between waiting cards; q quits. A notification names its app with send \
-            --app (default notiplay, the built-in app); the server presents for each --app FILE and \
-            every *.app.json in $XDG_CONFIG_HOME/notiplay/apps (else ~/.config/notiplay/apps). \
-            Ended notifications stay in the history until --keep-history or --keep-days lets them \
-            go. Exits 65 for an app file that is not valid, 69 when a server already runs, 73 or 74 \
-            when the store cannot be opened.
-            """)
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "serve",
+            abstract: "Run the notification center: show what `\(NotiplayCLI.commandName) send` hands it, one card at a time.",
+            discussion: """
+                Stores every notification durably ($XDG_STATE_HOME/notiplay, else \
+                ~/.local/state/notiplay) and listens on $XDG_RUNTIME_DIR/notiplay/center.sock (else \
+                /tmp/notiplay-UID/center.sock). The card, its keys and its media button are deliver's; \
+                n and N move between waiting cards; q quits. A notification names its app with send \
+                --app (default notiplay, the built-in app); the server presents for each --app FILE and \
+                every *.app.json in $XDG_CONFIG_HOME/notiplay/apps (else ~/.config/notiplay/apps). \
+                Ended notifications stay in the history until --keep-history or --keep-days lets them \
+                go. Exits 65 for an app file that is not valid, 69 when a server already runs, 73 or 74 \
+                when the store cannot be opened.
+                """)
+    }
 
     @Option(help: ArgumentHelp("An app file to present for; repeatable.", valueName: "file"), completion: .file())
     var app: [String] = []
@@ -52,7 +54,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Forget ended notifications after this many days (default 90).", valueName: "days"))
     var keepDays = 90.0
 
-    @Option(help: ArgumentHelp("The clock scheduled notifications fire on: system, or virtual (moved only by `notiplay clock --advance`, for tests).", valueName: "clock"))
+    @Option(help: ArgumentHelp("The clock scheduled notifications fire on: system, or virtual (moved only by `\(NotiplayCLI.commandName) clock --advance`, for tests).", valueName: "clock"))
     var clock: ClockKind = .system
 
     @Option(help: ArgumentHelp("Where a virtual clock starts, local time (default: now).", valueName: "YYYY-MM-DDTHH:MM[:SS]"))
@@ -91,6 +93,12 @@ struct ServeCommand: AsyncParsableCommand {
             Diagnostics.shared.report(error.description)
             throw ExitCode(CenterPlaces.status(of: error))
         }
+        // Extensions run from here on: what they print becomes log events (headless) or waits for
+        // the terminal card to be gone.
+        let clock = EventClock()
+        let capture = OutputCapture.start(
+            headless ? .events(clock: clock, render: DeliverCommand.render(jsonl: events == .jsonl)) : .collect,
+            redirect: NotiplayCLI.ownsProcess)
         let engine = try output.audio.startEngine(untimed: output.untimed)
         // Arrival sounds play on an engine of their own: a sound never unloads the card's media.
         let soundEngine = try output.audio.arrivalSounds.startEngine(untimed: output.untimed)
@@ -100,7 +108,7 @@ struct ServeCommand: AsyncParsableCommand {
             chimeFolder: CenterPlaces.storeFolder, soundsFolder: { folders[$0] ?? nil })
         let retention = (count: keepHistory, age: Duration.milliseconds(Int64(keepDays * 86_400_000)))
         let status = await Self.serve(
-            store: store, apps: apps, engine: engine, headless: headless, keys: keys ?? KeyScript(), jsonl: events == .jsonl,
+            store: store, apps: apps, engine: engine, headless: headless, keys: keys ?? KeyScript(), clock: clock, capture: capture,
             retention: retention, time: time, denied: Set(deny), sounds: (soundEngine, resolver),
             freedesktop: freedesktop ? (replace: replace, address: processEnvironment["DBUS_SESSION_BUS_ADDRESS"]) : nil)
         await engine.shutdown()
@@ -110,7 +118,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @MainActor
     static func serve(
-        store: CenterStore, apps: [CenterService.App], engine: MPVEngine, headless: Bool, keys: KeyScript, jsonl: Bool,
+        store: CenterStore, apps: [CenterService.App], engine: MPVEngine, headless: Bool, keys: KeyScript,
+        clock: EventClock, capture: OutputCapture,
         retention: (count: Int, age: Duration?), time: CenterTime, denied: Set<String>,
         sounds: (engine: MPVEngine, resolver: ArrivalSoundResolver),
         freedesktop: (replace: Bool, address: String?)? = nil
@@ -123,14 +132,13 @@ struct ServeCommand: AsyncParsableCommand {
         var types = NotiplayCLI.types
         if freedesktop != nil { FreedesktopApp.register(in: &types) }
         let service = CenterService(
-            store: store, apps: apps, types: types, engine: engine, configuration: configuration, time: time)
+            store: store, apps: apps, types: types, engine: engine, configuration: configuration, clock: clock, time: time)
         service.deniedApps = denied
         service.arrivalSounds = ArrivalSoundPlayer(engine: sounds.engine, resolver: sounds.resolver)
         service.retention = retention
         service.serviceConfiguration.environment = configuration.environment
-        let print: @MainActor (EventLine) -> Void = { line in
-            _ = try? FileDescriptor.standardOutput.writeAll(((jsonl ? line.json : DeliverCommand.readable(line)) + "\n").utf8)
-        }
+        // Headless, the events (and what the extensions print, as log events) in order.
+        let print: @MainActor (EventLine) -> Void = { line in capture.emit(line) }
         let waiters = ResponseWaiters()
         // The socket's handler pushes to other clients through the server it belongs to.
         let serving = Mutex<CenterSocketServer?>(nil)
@@ -199,7 +207,8 @@ struct ServeCommand: AsyncParsableCommand {
             driver.onBadLine = { _, problem in Diagnostics.shared.report("standard input: \(problem)") }
             end = await driver.present(keys: keys, lines: InputLines.start(input: .standardInput), signals: signals)
         } else {
-            end = await TerminalCardDriver(environment: processEnvironment).present(deck: service, keys: keys)
+            end = await TerminalCardDriver(output: capture.standardOutput.rawValue, environment: processEnvironment)
+                .present(deck: service, keys: keys)
         }
         await bridge?.stop()
         await service.close()

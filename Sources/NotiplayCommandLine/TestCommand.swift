@@ -26,7 +26,8 @@ struct TestCommand: AsyncParsableCommand {
             (--jobs); one that runs past --timeout is stopped and reported. A folder runs every \
             *.playback file under it. Output: a summary on a terminal, TAP otherwise or with \
             --tap; --junit also writes JUnit XML. --untimed plays faster than real time, except \
-            in scripts that check what is heard.
+            in scripts that check what is heard. What the extensions print comes after the \
+            report, as TAP comments (# stdout: TEXT).
             """)
 
     @Argument(
@@ -63,6 +64,9 @@ struct TestCommand: AsyncParsableCommand {
                 paths.append(given)
             }
         }
+        let tapOutput = tap || isatty(1) != 1
+        // What the extensions print is kept until the report, which shows it as comments.
+        let capture = OutputCapture.start(.collect, redirect: NotiplayCLI.ownsProcess)
         var runner = ScriptRunner(types: NotiplayCLI.types, untimed: untimed)
         runner.makeCenter = { setup in try CenterScriptHost(setup) }
         runner.environment = hostEnvironment()
@@ -74,18 +78,39 @@ struct TestCommand: AsyncParsableCommand {
         // Every script plays: without libmpv none can run, which is not a failure of theirs.
         do { _ = try Libmpv.load() } catch { throw NotiplayError(.unavailable, "\(error)") }
         let results = await runner.run(parsed, paths: paths)
+        let printed = capture.finish()
 
         if let junit {
             guard Self.writeFile(junit, ScriptReport.junit(results)) else {
                 throw NotiplayError(.unavailable, file: junit, "cannot be written")
             }
         }
-        if tap || isatty(1) != 1 {
-            _ = try? FileDescriptor.standardOutput.writeAll(ScriptReport.tap(results).utf8)
+        if tapOutput {
+            _ = try? capture.standardOutput.writeAll((ScriptReport.tap(results) + Self.tapComments(printed)).utf8)
         } else {
-            _ = try? FileDescriptor.standardOutput.writeAll(ScriptReport.summary(results, glyphs: GlyphSet.detect(environment: processEnvironment)).utf8)
+            let summary = ScriptReport.summary(results, glyphs: GlyphSet.detect(environment: processEnvironment))
+            _ = try? capture.standardOutput.writeAll((summary + Self.summaryLines(printed)).utf8)
         }
         if results.contains(where: { !$0.passed }) { throw ExitCode(ExitStatus.testFailures) }
+    }
+
+    /// What the extensions printed while the scripts ran, as TAP comment lines after the report
+    /// (scripts run side by side, so a line belongs to the run, not to one script).
+    static func tapComments(_ printed: OutputCapture.Collected) -> String {
+        guard !printed.lines.isEmpty else { return "" }
+        var text = "# what the extensions printed (standard output and error, cleaned):\n"
+        if printed.dropped > 0 { text += "# (\(printed.dropped) earlier lines not shown)\n" }
+        for line in printed.lines { text += "# \(line.stream.rawValue): \(line.text)\n" }
+        return text
+    }
+
+    /// The same after the summary on a terminal, indented.
+    static func summaryLines(_ printed: OutputCapture.Collected) -> String {
+        guard !printed.lines.isEmpty else { return "" }
+        var text = "what the extensions printed:\n"
+        if printed.dropped > 0 { text += "  (\(printed.dropped) earlier lines not shown)\n" }
+        for line in printed.lines { text += "  \(line.stream.rawValue): \(line.text)\n" }
+        return text
     }
 
     /// The script at `path`, or where and why it cannot be parsed (a failing test case).

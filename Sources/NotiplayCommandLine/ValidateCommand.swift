@@ -12,14 +12,15 @@ struct ValidateCommand: ParsableCommand {
             payloads; Info.plist, *.plist and Name.appex folders are extension manifests; JSON \
             with "name" and no "aps" is an app file; *.playback files are playback scripts, \
             whose steps are parsed and whose app, extensions folder, payloads and attachments \
-            must exist.
+            must exist; audio and image files (by name or first bytes) are checked as \
+            attachments: a known format, within 5 MB for audio and 10 MB for images.
 
             Prints valid or invalid with the reasons (by line and column in a script), per \
             file. Exit status 65 if any file is invalid, 66 if one is missing.
             """)
 
     @Argument(
-        help: ArgumentHelp("A payload, Info.plist, .appex folder, app file or .playback script.", valueName: "file"),
+        help: ArgumentHelp("A payload, Info.plist, .appex folder, app file, .playback script or attachment.", valueName: "file"),
         completion: .file())
     var files: [String]
 
@@ -61,6 +62,7 @@ struct ValidateCommand: ParsableCommand {
             case .serviceExtension: "service extension"
             case .app: "app file"
             case .script: "playback script"
+            case .attachment: (result.details["media"]?.stringValue).map { "\($0) attachment" } ?? "attachment"
             }
         var line = "\(TerminalText.clean(result.file)): \(result.valid ? "valid" : "invalid") \(kind)"
         if result.valid, !result.details.memberNames.isEmpty {
@@ -102,6 +104,9 @@ struct ValidateCommand: ParsableCommand {
             parts.append(categories.isEmpty ? "no categories" : "categories \(categories)")
         case .script:
             if let steps = d["steps"]?.intValue { parts.append(steps == 1 ? "1 step" : "\(steps) steps") }
+        case .attachment:
+            if let format = d["format"]?.stringValue { parts.append(format) }
+            if let bytes = d["bytes"]?.intValue { parts.append("\(bytes) bytes") }
         }
         return parts.joined(separator: ", ")
     }

@@ -29,15 +29,23 @@ public struct TestHostFailure: Error, Sendable, CustomStringConvertible {
     public var message: String
     /// The last events before the failure (at most ten), as JSON lines.
     public var lastEvents: [String]
+    /// The card's rows as plain text, top to bottom, when the failure is about what it shows
+    /// (``NotificationTestHost/expectScreen(contains:)``); empty otherwise.
+    public var screen: [String]
 
-    /// A failure saying `message`, with `lastEvents`.
-    public init(_ message: String, lastEvents: [String] = []) {
+    /// A failure saying `message`, with `lastEvents` and the `screen` shown.
+    public init(_ message: String, lastEvents: [String] = [], screen: [String] = []) {
         self.message = message
         self.lastEvents = lastEvents
+        self.screen = screen
     }
 
+    /// The message; then the screen, a row a line, indented; then the last events.
     public var description: String {
-        lastEvents.isEmpty ? message : message + "\nlast events:\n" + lastEvents.map { "  " + $0 }.joined(separator: "\n")
+        var text = message
+        if !screen.isEmpty { text += "; it shows:\n" + screen.map { "    " + $0 }.joined(separator: "\n") }
+        if !lastEvents.isEmpty { text += "\nlast events:\n" + lastEvents.map { "  " + $0 }.joined(separator: "\n") }
+        return text
     }
 }
 
@@ -321,6 +329,27 @@ public final class NotificationTestHost {
     /// The card as plain text at ``columns`` (the default content, actions and button included).
     public func screen() -> String {
         FrameRenderer.plainText(CardLayout.render(session.card(width: columns), width: columns))
+    }
+
+    /// Checks that the card shows `text` (once what the extension started has settled).
+    /// - Throws: ``TestHostFailure`` whose ``TestHostFailure/screen`` holds the card's rows.
+    public func expectScreen(contains text: String) async throws(TestHostFailure) {
+        try await expectScreen(text, shown: true)
+    }
+
+    /// Checks that the card does not show `text` (once what the extension started has settled).
+    /// - Throws: ``TestHostFailure`` whose ``TestHostFailure/screen`` holds the card's rows.
+    public func expectScreen(lacks text: String) async throws(TestHostFailure) {
+        try await expectScreen(text, shown: false)
+    }
+
+    private func expectScreen(_ text: String, shown: Bool) async throws(TestHostFailure) {
+        await session.settle()
+        let screen = screen()
+        guard screen.contains(text) != shown else { return }
+        var failure = failure("expected the screen to \(shown ? "contain" : "lack") \"\(text)\"")
+        failure.screen = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        throw failure
     }
 
     /// The media position now, in seconds: libmpv's while a file is loaded, else where the last

@@ -42,7 +42,9 @@ final class ScriptExecution {
             } catch let failure as StepFailure {
                 return ScriptResult.Failure(line: step.line, column: step.column, message: failure.message, lastEvents: failure.lastEvents)
             } catch let failure as TestHostFailure {
-                return ScriptResult.Failure(line: step.line, column: step.column, message: failure.message, lastEvents: failure.lastEvents)
+                return ScriptResult.Failure(
+                    line: step.line, column: step.column, message: failure.message, lastEvents: failure.lastEvents,
+                    screen: failure.screen)
             } catch {
                 return ScriptResult.Failure(
                     line: step.line, column: step.column, message: "\(error)", lastEvents: host?.log.events.suffix(10).map(\.json) ?? [])
@@ -202,11 +204,7 @@ final class ScriptExecution {
             }
         case .expectScreen(let contains, let text):
             let host = try presented()
-            await host.session.settle()
-            let screen = host.screen()
-            if screen.contains(text) != contains {
-                throw StepFailure("expected the screen to \(contains ? "contain" : "lack") \"\(text)\"; it shows:\n\(screen)", host)
-            }
+            if contains { try await host.expectScreen(contains: text) } else { try await host.expectScreen(lacks: text) }
         case .expectPosition(let atLeast):
             let host = try presented()
             let position = await host.position()

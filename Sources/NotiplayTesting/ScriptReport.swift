@@ -3,7 +3,9 @@ import NotiplayViews
 
 /// Writes script results as TAP, JUnit XML or a summary for people.
 public enum ScriptReport {
-    /// TAP version 13: one test point per script, the failure as a YAML block.
+    /// TAP version 13: one test point per script, the failure as a YAML block: `message`, `at`,
+    /// the card's rows (`screen`, one quoted row a line) when an `expect screen` step failed, and
+    /// the last `events`.
     public static func tap(_ results: [ScriptResult]) -> String {
         var out = "TAP version 13\n1..\(results.count)\n"
         for (number, result) in results.enumerated() {
@@ -16,6 +18,10 @@ public enum ScriptReport {
             out += "  ---\n"
             out += "  message: \(yamlString(failure.message))\n"
             out += "  at: \(yamlString("\(result.path):\(failure.line):\(failure.column)"))\n"
+            if !failure.screen.isEmpty {
+                out += "  screen:\n"
+                for row in failure.screen { out += "    - \(yamlString(row))\n" }
+            }
             if !failure.lastEvents.isEmpty {
                 out += "  events:\n"
                 for event in failure.lastEvents { out += "    - \(yamlString(event))\n" }
@@ -42,6 +48,7 @@ public enum ScriptReport {
             out += ">\n"
             out += "      <failure message=\"\(xml(failure.message))\" type=\"expectation\">"
             out += xml("\(result.path):\(failure.line):\(failure.column): \(failure.message)")
+            if !failure.screen.isEmpty { out += xml("\nscreen:\n" + failure.screen.map { "    " + $0 }.joined(separator: "\n")) }
             if !failure.lastEvents.isEmpty { out += xml("\nlast events:\n" + failure.lastEvents.joined(separator: "\n")) }
             out += "</failure>\n    </testcase>\n"
         }
@@ -62,6 +69,10 @@ public enum ScriptReport {
                 continue
             }
             out += "\(fail) \(name):\(failure.line):\(failure.column): \(TerminalText.clean(failure.message))\n"
+            if !failure.screen.isEmpty {
+                out += "    screen:\n"
+                for row in failure.screen { out += "      \(TerminalText.clean(row))\n" }
+            }
             if !failure.lastEvents.isEmpty {
                 out += "    last events:\n"
                 for event in failure.lastEvents { out += "      \(TerminalText.clean(event))\n" }

@@ -38,13 +38,16 @@ public struct ScriptResult: Sendable {
         public var message: String
         /// The last events before the failure (at most ten), as JSON lines.
         public var lastEvents: [String]
+        /// The card's rows, top to bottom, when an `expect screen` step failed; empty otherwise.
+        public var screen: [String]
 
         /// A failure at `line`:`column`.
-        public init(line: Int, column: Int, message: String, lastEvents: [String] = []) {
+        public init(line: Int, column: Int, message: String, lastEvents: [String] = [], screen: [String] = []) {
             self.line = line
             self.column = column
             self.message = message
             self.lastEvents = lastEvents
+            self.screen = screen
         }
 
         /// `line:column: message`.

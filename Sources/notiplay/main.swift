@@ -8,4 +8,6 @@ var types = ExtensionTypes()
 let samples = Samples.Configuration(
     reminderStoreFolder: NotiplayCLI.cacheFolder("samples", overriddenBy: "NOTIPLAY_SAMPLES_STORE"))
 Samples.register(in: &types, configuration: samples)
+// They are notiplay's own, not the user's: no warning when a payload is delivered without them.
+NotiplayCLI.sampleTypeNames = Set(Samples.typeNames)
 await NotiplayCLI.main(types: types)

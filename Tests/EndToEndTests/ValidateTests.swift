@@ -241,4 +241,37 @@ struct ValidateTests {
         let missing = try await notiplay("extensions", "--extensions", "/no/such/folder")
         #expect(missing.status == 66 && missing.stderrText.contains("/no/such/folder: no such folder"), "\(missing)")
     }
+
+    @Test("An audio file is judged as an attachment, not as a payload over 1 MB: valid, too large, not audio, missing")
+    func audioFiles() async throws {
+        // 1.1 MB of silence in an AIFF (over the payload cap, under audio's 5 MB limit), 6 MB in
+        // a WAV, and text named like audio.
+        let aiff = text("FORM") + [0, 0x10, 0xC8, 0xE0] + text("AIFF") + [UInt8](repeating: 0, count: 1_100_000)
+        let wav = text("RIFF") + [0, 0, 0x5C, 0] + text("WAVE") + [UInt8](repeating: 0, count: 6_000_000)
+        let dir = try folder(["loop.aif": aiff, "long.wav": wav, "notes.mp3": text("not audio at all\n")])
+        defer { E2E.remove(dir) }
+        func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
+
+        let valid = try await notiplay("validate", path("loop.aif"), E2E.media("chime.m4a"))
+        #expect(valid.status == 0 && valid.stderr.isEmpty, "\(valid)")
+        let lines = valid.stdoutText.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2, "\(valid)")
+        #expect(lines.first == "\(path("loop.aif")): valid audio attachment (aiff, 1100012 bytes)", "\(valid)")
+        #expect(lines.last?.hasPrefix("\(E2E.media("chime.m4a")): valid audio attachment (m4a, ") == true, "\(valid)")
+
+        let json = try await notiplay("validate", "--json", path("loop.aif"))
+        let object = try #require(try jsonLines(json).first)
+        #expect(object["kind"] as? String == "attachment" && object["valid"] as? Bool == true, "\(json)")
+        #expect(object["media"] as? String == "audio" && object["format"] as? String == "aiff", "\(json)")
+        #expect(object["type"] as? String == "public.aiff-audio" && object["bytes"] as? Int == 1_100_012, "\(json)")
+
+        let bad = try await notiplay("validate", path("long.wav"), path("notes.mp3"))
+        #expect(bad.status == 65, "\(bad)")
+        #expect(bad.stdoutText.contains("long.wav: invalid audio attachment\n  error: is 5.7 MB; the limit for audio attachments is 5.0 MB"), "\(bad)")
+        #expect(bad.stdoutText.contains("notes.mp3: invalid attachment\n  error: is text, not audio"), "\(bad)")
+        #expect(!bad.stdoutText.contains("payload"), "\(bad)")
+
+        let missing = try await notiplay("validate", path("gone.aif"))
+        #expect(missing.status == 66 && missing.stdoutText.contains("gone.aif: invalid attachment\n  error: no such file"), "\(missing)")
+    }
 }

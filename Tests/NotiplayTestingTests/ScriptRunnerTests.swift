@@ -42,8 +42,10 @@ extension RealEngine {
             let result = await ScriptRunner(untimed: true).run(script)
             let failure = try #require(result.failure)
             #expect(failure.line == 4 && failure.column == 1)
-            #expect(failure.message.contains("expected the screen to contain \"Dinner\""))
-            #expect(failure.message.contains("Water the plants"), "the screen is shown")
+            #expect(failure.message == "expected the screen to contain \"Dinner\"")
+            // The screen as rows, for the report to print one a line.
+            #expect(failure.screen.count > 2 && failure.screen.allSatisfy { !$0.contains("\n") }, "\(failure.screen)")
+            #expect(failure.screen.contains { $0.contains("Water the plants") }, "the screen is shown: \(failure.screen)")
             #expect((1...10).contains(failure.lastEvents.count))
             #expect(failure.lastEvents.last?.contains("buttonState") == true)
         }

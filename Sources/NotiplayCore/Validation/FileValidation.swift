@@ -5,6 +5,8 @@ public enum ValidatedKind: String, Sendable, Hashable {
     case serviceExtension = "service-extension"
     case app
     case script
+    /// An audio or image file, judged as an attachment.
+    case attachment
 }
 
 /// The verdict on one file: its kind, valid or not, why, and what it declares.
@@ -24,7 +26,8 @@ public struct ValidationResult: Sendable, Equatable {
     /// What the file declares, by kind, in ``jsonObject``'s field order: for a payload
     /// `category`, `threadIdentifier`, `mutableContent`, `bytes`; for a content extension
     /// `categories`, `contentSizeRatio`, `defaultContentHidden`, `overridesDefaultTitle`,
-    /// `userInteractionEnabled` (and `name`, `principalClass`); for an app `name`, `categories`.
+    /// `userInteractionEnabled` (and `name`, `principalClass`); for an app `name`, `categories`;
+    /// for an attachment `media`, `format`, `type`, `bytes`.
     public var details: JSONObject
 
     /// A verdict on `file` (for validators outside this module, such as the playback scripts' one).
@@ -67,7 +70,8 @@ extension Diagnostic {
 ///
 /// - `*.apns`: a payload. `*.plist`, `Info.plist` or a `Name.appex` folder: an extension
 ///   manifest. `*.playback`: a script, which this core validator does not read (the language
-///   lives in `NotiplayScript`, whose parser reads scripts). `*.json` and
+///   lives in `NotiplayScript`, whose parser reads scripts). An audio or image file — named like
+///   one (`*.aif`, `*.png`…) or starting like one — is judged as an attachment. `*.json` and
 ///   anything else: read as JSON — an object with `aps` is a payload, one with `name` or
 ///   `categories` and no `aps` is an app file; a file starting like a property list is a manifest.
 public struct FileValidator: Sendable {
@@ -93,6 +97,7 @@ public struct FileValidator: Sendable {
                 warnings: [], isMissing: !Path.exists(path), details: JSONObject())
         }
         if name.hasSuffix(".apns") { return payload(path) }
+        if Self.isAttachment(path) { return attachment(path) }
         // Anything else: look at the content.
         let bytes: [UInt8]
         do {

@@ -1,8 +1,9 @@
 import NagMe
 import NotiplayCommandLine
 
-// `nagme` behaves exactly like `notiplay`, with NagMe's extension type registered under the name
-// its Info.plist gives (`$(PRODUCT_MODULE_NAME).NotificationViewController` in the NagMe bundle).
+// `nagme` behaves exactly like `notiplay`, under its own name (its help, usage and messages say
+// `nagme`), with NagMe's extension type registered by the NagMe module itself
+// (`NagMeExtensions.register(in:)`, under the name its Info.plist gives).
 var types = ExtensionTypes()
-types.register(NotificationViewController.self, as: "NagMe.NotificationViewController")
+NagMeExtensions.register(in: &types)
 await NotiplayCLI.main(types: types)

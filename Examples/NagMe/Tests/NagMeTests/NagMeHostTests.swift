@@ -13,7 +13,7 @@ struct NagMeHostTests {
 
     func host(audio: TestAudio = .untimed) throws -> NotificationTestHost {
         var types = ExtensionTypes()
-        types.register(NotificationViewController.self, as: "NagMe.NotificationViewController")
+        NagMeExtensions.register(in: &types)
         return try NotificationTestHost(app: "\(Self.media)/NagMe.app.json", types: types, audio: audio)
     }
 

@@ -40,7 +40,7 @@ struct NagMeTests {
     @Test("the tool's command line knows the extension type")
     func commandLineKnowsTheType() async {
         var types = ExtensionTypes()
-        types.register(NotificationViewController.self, as: "NagMe.NotificationViewController")
+        NagMeExtensions.register(in: &types)
         #expect(types.factory(for: "NagMe.NotificationViewController") != nil)
         // notiplay's own Media/Extensions holds NagMe.appex, whose class is this type.
         let extensions = #filePath.split(separator: "/").dropLast(5).joined(separator: "/")
