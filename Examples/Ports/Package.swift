@@ -7,6 +7,8 @@ import PackageDescription
 //
 //   Reminder/       seed 000, the Core Data reminder: the extension (ReminderContent) and a
 //                   stand-in for Core Data (module CoreData), which Linux does not have
+//   Balance/        seed 004, the balance top-up: the extension (BalanceContent) and the app's
+//                   category registration (`balance`)
 //
 // NagMe (seeds 001 and 003) is a package of its own, Examples/NagMe.
 let package = Package(
@@ -23,10 +25,12 @@ let package = Package(
             dependencies: ["CoreData", .product(name: "Notiplay", package: "notiplay")],
             path: "Reminder/Extension"
         ),
+        .target(name: "BalanceContent", dependencies: [.product(name: "Notiplay", package: "notiplay")], path: "Balance/Extension"),
+        .executableTarget(name: "balance", dependencies: [.product(name: "Notiplay", package: "notiplay")], path: "Balance/App"),
         .testTarget(
             name: "PortsTests",
             dependencies: [
-                "CoreData", "ReminderContent",
+                "CoreData", "ReminderContent", "BalanceContent",
                 .product(name: "Notiplay", package: "notiplay"),
                 // The test host: presents to the extensions headless, with their Info.plist and app file.
                 .product(name: "NotiplayTesting", package: "notiplay"),
