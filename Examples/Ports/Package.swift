@@ -9,6 +9,8 @@ import PackageDescription
 //                   stand-in for Core Data (module CoreData), which Linux does not have
 //   Balance/        seed 004, the balance top-up: the extension (BalanceContent) and the app's
 //                   category registration (`balance`)
+//   CustomNumber/   seed 002: the extension (CustomNumberContent) and the app delegate's code
+//                   (`custom-number`, named so that it speaks for the app "Custom Number")
 //
 // NagMe (seeds 001 and 003) is a package of its own, Examples/NagMe.
 let package = Package(
@@ -27,10 +29,14 @@ let package = Package(
         ),
         .target(name: "BalanceContent", dependencies: [.product(name: "Notiplay", package: "notiplay")], path: "Balance/Extension"),
         .executableTarget(name: "balance", dependencies: [.product(name: "Notiplay", package: "notiplay")], path: "Balance/App"),
+        .target(
+            name: "CustomNumberContent", dependencies: [.product(name: "Notiplay", package: "notiplay")], path: "CustomNumber/Extension"),
+        .executableTarget(
+            name: "custom-number", dependencies: [.product(name: "Notiplay", package: "notiplay")], path: "CustomNumber/App"),
         .testTarget(
             name: "PortsTests",
             dependencies: [
-                "CoreData", "ReminderContent", "BalanceContent",
+                "CoreData", "ReminderContent", "BalanceContent", "CustomNumberContent",
                 .product(name: "Notiplay", package: "notiplay"),
                 // The test host: presents to the extensions headless, with their Info.plist and app file.
                 .product(name: "NotiplayTesting", package: "notiplay"),
