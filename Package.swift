@@ -161,9 +161,6 @@ let package = Package(
             dependencies: ["Notiplay", "NotiplayCore", "NotiplayPlayback", "NotiplayViews"],
             path: "Benchmarks/NotiplayBenchmarks"
         ),
-        // Seed 002's app code as a program of its own, `import Notiplay` for
-        // `import UserNotifications`: named so that it speaks for the app "Custom Number".
-        .executableTarget(name: "custom-number", dependencies: ["Notiplay"], path: "Examples/CustomNumberApp"),
         // A program that adds one request and says how it went, for the end-to-end tests.
         .executableTarget(name: "notiplay-app-probe", dependencies: ["Notiplay"], path: "Tests/AppProbe"),
         // An author's tool whose extension prints, for the end-to-end tests of what becomes of it.

@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Seed 002's app code on the real clock: `notiplay serve --headless` (system clock, its own XDG
 folders in a temporary folder, the CustomNumber sample registered) and the `custom-number`
-program (seed 002's AppDelegate code, Examples/CustomNumberApp); waits for the server's `fired`
+program (seed 002's AppDelegate code, built in the author package Examples/Ports:
+`swift build --package-path Examples/Ports`); waits for the server's `fired`
 and `didReceive` events and prints how long after the program's 30-second trigger was added the
 notification fired, and whether the CustomNumber extension presented it. Takes about 31 s.
 Exit 0 when it fired at 30 s (to within a second) through CustomNumber, 1 otherwise, 2 when
 something could not run.
 
-    Scripts/seed-real-clock.py [--bin-dir .build/debug]
+    Scripts/seed-real-clock.py [--bin-dir .build/debug] [--app-bin-dir Examples/Ports/.build/debug]
 """
 
 import argparse
@@ -24,10 +25,16 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--bin-dir", default=os.path.join(ROOT, ".build/debug"))
+    parser.add_argument("--bin-dir", default=os.path.join(ROOT, ".build/debug"), help="the folder of notiplay")
+    parser.add_argument("--app-bin-dir", default=os.path.join(ROOT, "Examples/Ports/.build/debug"),
+                        help="the folder of custom-number")
     args = parser.parse_args()
     notiplay = os.path.join(args.bin_dir, "notiplay")
-    program = os.path.join(args.bin_dir, "custom-number")
+    program = os.path.join(args.app_bin_dir, "custom-number")
+    for path in (notiplay, program):
+        if not os.access(path, os.X_OK):
+            print(f"{path} is not built", file=sys.stderr)
+            return 2
     folder = tempfile.mkdtemp(prefix="nb-seed-")
     env = dict(os.environ)
     for name in ("XDG_RUNTIME_DIR", "XDG_STATE_HOME", "XDG_CONFIG_HOME"):

@@ -5,39 +5,51 @@ import Notiplay
 /// delivered notifications, mutes the speaker and keeps the card,
 /// any other action closes it.
 ///
-/// Compared with the iOS original only the view changed: a `TerminalView`'s lines instead of a
-/// storyboard's labels.
+/// The article's two methods are between the `seed-diff` markers, compared with `Seed.swift.txt`
+/// by `Scripts/seed-diff` (README.md holds the diff): only the view changed — the storyboard's
+/// two labels are the lines of a `TerminalView`, and the speaker does not shake. The class is
+/// `public`, and the methods in a `public` extension, because the `nagme` tool registers it from
+/// another module (on iOS, the storyboard names it).
 public final class NotificationViewController: TerminalViewController, UNNotificationContentExtension {
-    private var reminder = ""
-    private var speaker = "🔊"
+    // The storyboard's labels, the article's outlets: the reminder, and the speaker beside it.
+    var label = "" { didSet { redraw() } }
+    var speakerLabel = "🔊" { didSet { redraw() } }
 
-    public required init() {}
-
-    public func didReceive(_ notification: UNNotification) {
-        reminder = "Reminder: \(notification.request.content.body)"
-        redraw()
+    private func redraw() {
+        view.lines = ["\(label)  \(speakerLabel)"]
     }
+}
 
-    public func didReceive(
-        _ response: UNNotificationResponse,
-        completionHandler completion: @escaping (UNNotificationContentExtensionResponseOption) -> Void
-    ) {
+public extension NotificationViewController {
+    // seed-diff: begin didReceive-notification
+    func didReceive(_ notification: UNNotification) {
+        label = "Reminder: \(notification.request.content.body)" // view
+    }
+    // seed-diff: end
+
+    // seed-diff: begin didReceive-response
+    func didReceive(_ response: UNNotificationResponse,
+                    completionHandler completion: @escaping (UNNotificationContentExtensionResponseOption) -> Void) {
+
         if response.actionIdentifier == "cancel" {
-            let identifiers = [response.notification.request.identifier]
-            // Remove future notifications that have been scheduled, and the ones delivered, so
-            // that the notification center is not cluttered.
+            let request = response.notification.request
+
+            let identifiers = [request.identifier]
+
+            // Remove future notifications that have been scheduled
             UNUserNotificationCenter.current().removePendingNotificationRequests(withIdentifiers: identifiers)
+
+            // Remove any notifications that have already been delivered so we're not cluttering up the user's notification center
             UNUserNotificationCenter.current().removeDeliveredNotifications(withIdentifiers: identifiers)
-            // Visual feedback that the reminder has been cancelled; the card stays.
-            speaker = "🔇"
-            redraw()
+
+            // Visual feedback that notification has been cancelled
+            speakerLabel = "🔇" // view
+
             completion(.doNotDismiss)
-        } else {
+        }
+        else {
             completion(.dismiss)
         }
     }
-
-    private func redraw() {
-        view.lines = ["\(reminder)  \(speaker)"]
-    }
+    // seed-diff: end
 }

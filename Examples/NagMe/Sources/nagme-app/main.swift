@@ -1,9 +1,9 @@
 // NagMe's app side: what the iOS app does when the person sets a reminder. It asks to send
 // notifications, declares the reminder's category and its actions (those the extension answers,
 // seeds 001 and 003), and schedules the reminder with seed 002's trigger: 30 seconds from now.
-// Beside the import, only `var content` differs from the iOS code (content is a value here). Run
-// it against `nagme serve --app NagMe.app.json` with NOTIPLAY_APP=NagMe: a program speaks for the
-// app its name matches, and `nagme-app` is not "NagMe". Scripts/app-end-to-end.sh tests it.
+// Beside the import, nothing differs from the iOS code. Run it against
+// `nagme serve --app NagMe.app.json` with NOTIPLAY_APP=NagMe: a program speaks for the app its
+// name matches, and `nagme-app` is not "NagMe". Scripts/app-end-to-end.sh tests it.
 import Notiplay
 
 let center = UNUserNotificationCenter.current()
@@ -20,7 +20,7 @@ center.requestAuthorization(options: [.alert, .sound]) { authorized, error in
         identifier: "reminder", actions: [cancel, snooze, reply], intentIdentifiers: [], options: [.customDismissAction])
     center.setNotificationCategories([category])
 
-    var content = UNMutableNotificationContent()
+    let content = UNMutableNotificationContent()
     content.title = "NagMe"
     content.body = CommandLine.arguments.dropFirst().first ?? "Water the plants"
     content.categoryIdentifier = "reminder"

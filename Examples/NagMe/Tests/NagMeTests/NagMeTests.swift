@@ -7,7 +7,7 @@ import Testing
 @Suite("NagMe's content extension")
 struct NagMeTests {
     let notification: UNNotification = {
-        var content = UNMutableNotificationContent()
+        let content = UNMutableNotificationContent()
         content.title = "NagMe"
         content.body = "Water the plants"
         content.categoryIdentifier = "reminder"
