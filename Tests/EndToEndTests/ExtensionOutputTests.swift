@@ -61,7 +61,7 @@ struct ExtensionOutputTests {
     ]
 
     static func probe(sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-        try SeedAppTests.program("notiplay-print-probe", sourceLocation: sourceLocation)
+        try AppProgramTests.program("notiplay-print-probe", sourceLocation: sourceLocation)
     }
 
     /// The texts of the `log` events, as (stream, text).
