@@ -29,29 +29,7 @@ struct ExtensionOutputTests {
         try #"{"aps": {"alert": {"title": "Printer"}, "category": "printing"}}"#.write(toFile: payload, atomically: true, encoding: .utf8)
     }
 
-    static let infoPlist = """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
-        <plist version="1.0">
-        <dict>
-        \t<key>NSExtension</key>
-        \t<dict>
-        \t\t<key>NSExtensionAttributes</key>
-        \t\t<dict>
-        \t\t\t<key>UNNotificationExtensionCategory</key>
-        \t\t\t<string>printing</string>
-        \t\t\t<key>UNNotificationExtensionInitialContentSizeRatio</key>
-        \t\t\t<real>0.1</real>
-        \t\t</dict>
-        \t\t<key>NSExtensionPointIdentifier</key>
-        \t\t<string>com.apple.usernotifications.content-extension</string>
-        \t\t<key>NSExtensionPrincipalClass</key>
-        \t\t<string>$(PRODUCT_MODULE_NAME).PrintingViewController</string>
-        \t</dict>
-        </dict>
-        </plist>
-
-        """
+    static let infoPlist = ExtensionPlist.content(category: "printing", principalClass: "PrintingViewController")
 
     /// What the probe prints, cleaned: (stream, text).
     static let printed: [(String, String)] = [

@@ -43,31 +43,7 @@ final class ButtonsExtension: TerminalViewController, UNNotificationContentExten
 /// `UNNotificationExtensionUserInteractionEnabled`.
 enum ButtonsBundle {
     static func infoPlist(interaction: Bool?) -> String {
-        let key =
-            interaction.map { "<key>UNNotificationExtensionUserInteractionEnabled</key>\n<\($0 ? "true" : "false")/>\n" } ?? ""
-        return """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
-            <plist version="1.0">
-            <dict>
-            <key>NSExtension</key>
-            <dict>
-            <key>NSExtensionAttributes</key>
-            <dict>
-            <key>UNNotificationExtensionCategory</key>
-            <string>test</string>
-            <key>UNNotificationExtensionInitialContentSizeRatio</key>
-            <real>0.1</real>
-            \(key)</dict>
-            <key>NSExtensionPointIdentifier</key>
-            <string>com.apple.usernotifications.content-extension</string>
-            <key>NSExtensionPrincipalClass</key>
-            <string>$(PRODUCT_MODULE_NAME).ButtonsExtension</string>
-            </dict>
-            </dict>
-            </plist>
-
-            """
+        ExtensionPlist.content(category: "test", principalClass: "ButtonsExtension", interaction: interaction)
     }
 
     /// A fresh folder holding `Buttons.appex/Info.plist`.

@@ -114,37 +114,8 @@ final class MatrixLazyPlayerExtension: TerminalViewController, UNNotificationCon
 /// Media made for these tests.
 @MainActor
 enum MatrixMedia {
-    private static var longTonePath: String?
-
     /// A 30 s, 8 kHz tone: on real-time output it plays on through any one test.
-    static func longTone() throws -> String {
-        if let longTonePath { return longTonePath }
-        let rate = 8_000
-        let frames = rate * 30
-        var bytes: [UInt8] = []
-        func le(_ value: Int, _ count: Int) {
-            for k in 0..<count { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * k))) }
-        }
-        bytes += Array("RIFF".utf8)
-        le(36 + frames * 2, 4)
-        bytes += Array("WAVEfmt ".utf8)
-        le(16, 4)
-        le(1, 2)  // integer PCM
-        le(1, 2)  // mono
-        le(rate, 4)
-        le(rate * 2, 4)
-        le(2, 2)
-        le(16, 2)
-        bytes += Array("data".utf8)
-        le(frames * 2, 4)
-        for i in 0..<frames {
-            le(Int((sin(2 * Double.pi * 440 * Double(i) / Double(rate)) * 8_000).rounded()), 2)
-        }
-        let path = try TestMedia.scratch().appendingPathComponent("tone-30s.wav").path
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
-        longTonePath = path
-        return path
-    }
+    static func longTone() throws -> String { try TestMedia.longTone() }
 
     /// `Media/tone-1s.wav`: 44,100 frames, for cases that play to the end.
     static let shortTone = TestMedia.path("tone-1s.wav")

@@ -42,30 +42,8 @@ struct MemoButtonsFixture {
         folder = try TestMedia.scratch()
         let bundle = folder.appendingPathComponent("Extensions/MemoButtons.appex")
         try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
-        let key = interaction ? "<key>UNNotificationExtensionUserInteractionEnabled</key>\n<true/>\n" : ""
-        let plist = """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
-            <plist version="1.0">
-            <dict>
-            <key>NSExtension</key>
-            <dict>
-            <key>NSExtensionAttributes</key>
-            <dict>
-            <key>UNNotificationExtensionCategory</key>
-            <string>memo</string>
-            <key>UNNotificationExtensionInitialContentSizeRatio</key>
-            <real>0.1</real>
-            \(key)</dict>
-            <key>NSExtensionPointIdentifier</key>
-            <string>com.apple.usernotifications.content-extension</string>
-            <key>NSExtensionPrincipalClass</key>
-            <string>$(PRODUCT_MODULE_NAME).MemoButtonsViewController</string>
-            </dict>
-            </dict>
-            </plist>
-
-            """
+        let plist = ExtensionPlist.content(
+            category: "memo", principalClass: "MemoButtonsViewController", interaction: interaction ? true : nil)
         try plist.write(to: bundle.appendingPathComponent("Info.plist"), atomically: true, encoding: .utf8)
         try """
             {"name": "Memo", "categories": [{"identifier": "memo", "actions": [{"identifier": "later", "title": "Later"}]}],
