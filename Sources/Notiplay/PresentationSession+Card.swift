@@ -10,13 +10,10 @@ extension PresentationSession {
     /// What the card shows now, for ``CardLayout``.
     ///
     /// - Parameters:
-    ///   - width: The columns the card is drawn in, when the caller knows: the view's
-    ///     ``TerminalView/bounds`` follow it.
     ///   - now: The time the age is measured to.
     ///   - prompt: A text-input prompt being typed, shown under the actions.
     ///   - status: A notice shown dim at the bottom.
-    public func card(width: Int? = nil, now: Date = .now, prompt: String? = nil, status: String? = nil) -> CardModel {
-        if let width { layoutWidth = width }
+    public func card(now: Date = .now, prompt: String? = nil, status: String? = nil) -> CardModel {
         guard let notification, let controller else { return CardModel(header: app.name) }
         let content = notification.request.content
         var header = app.name

@@ -83,7 +83,7 @@ package struct PlainTextCardDriver: CardDriver {
 
     package func present(_ session: PresentationSession, keys: KeyScript) async -> CardEnd {
         session.layoutWidth = width  // a click in the keys aims at the card as printed
-        write(FrameRenderer.plainText(CardLayout.render(session.card(width: width), width: width), glyphs: glyphs) + "\n")
+        write(FrameRenderer.plainText(CardLayout.render(session.card(), width: width), glyphs: glyphs) + "\n")
         shown()
         return await keys.run(on: session).cardEnd ?? .closed
     }

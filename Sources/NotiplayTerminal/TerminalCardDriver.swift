@@ -255,7 +255,7 @@ private final class TerminalCardScreen {
         // Clicks and Tab go by the card as drawn here.
         session.layoutWidth = size.columns
         let card = CardLayout.render(
-            session.card(width: size.columns, prompt: promptLine, status: status.isEmpty ? nil : status), width: size.columns)
+            session.card(prompt: promptLine, status: status.isEmpty ? nil : status), width: size.columns)
         // The frame is the card itself (the rest of the screen stays blank): a smaller diff.
         var screen = card
         if card.height > size.rows {

@@ -328,7 +328,8 @@ public final class NotificationTestHost {
 
     /// The card as plain text at ``columns`` (the default content, actions and button included).
     public func screen() -> String {
-        FrameRenderer.plainText(CardLayout.render(session.card(width: columns), width: columns))
+        session.layoutWidth = columns
+        return FrameRenderer.plainText(CardLayout.render(session.card(), width: columns))
     }
 
     /// Checks that the card shows `text` (once what the extension started has settled).

@@ -116,7 +116,8 @@ struct PortingFidelityTests {
         try s.present(notification())
         #expect(s.buttonType == .default)
         #expect(s.buttonState == .play)
-        let card = s.card(width: 60)
+        s.layoutWidth = 60
+        let card = s.card()
         // x 20…44 pt → columns 2…6 (5 wide); y 18…28 pt → row 1 (1 high).
         #expect(card.buttonFrame == Rect(x: 2, y: 1, width: 4, height: 1))
         #expect(card.buttonTint == .palette(208))
@@ -173,7 +174,7 @@ struct PortingFidelityTests {
     func boundsFollowWidth() throws {
         let s = try session("Test.BareExtension", ratio: 0.25)
         try s.present(notification())
-        _ = s.card(width: 84)
+        s.layoutWidth = 84
         #expect(s.controller?.view.bounds == CGRect(x: 0, y: 0, width: 640, height: 160))
     }
 
