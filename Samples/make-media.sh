@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Regenerates the samples' audio: Samples/VoiceMemo/memo.ogg and Samples/Preview/ringtone.wav.
+# Regenerates the samples' audio: Samples/VoiceMemo/memo.ogg, Samples/Preview/ringtone.wav and
+# Samples/Preview/spoken.ogg.
 #
 # Needs: sox, espeak-ng, ffmpeg (with libvorbis)
 #   (Debian/Ubuntu: apt-get install sox espeak-ng ffmpeg)
@@ -54,4 +55,11 @@ sox -R -D "${parts[@]}" "$TMP/ringtone.wav"
 # Rewrite with ffmpeg so the header is a plain 44-byte PCM WAV header.
 ff -i "$TMP/ringtone.wav" -c:a pcm_s16le "${BITEXACT[@]}" "$HERE/Preview/ringtone.wav"
 
-echo "make-media.sh: wrote $HERE/VoiceMemo/memo.ogg and $HERE/Preview/ringtone.wav"
+# ---------------------------------------------------------------------------
+# 3. Preview/spoken.ogg: the voice memo again, for preview-ogg.apns (a sound that is not WAV,
+#    so no meter). A copy, not a reference to ../VoiceMemo: a payload's media-url may name
+#    files in its own folder only.
+# ---------------------------------------------------------------------------
+cp "$HERE/VoiceMemo/memo.ogg" "$HERE/Preview/spoken.ogg"
+
+echo "make-media.sh: wrote $HERE/VoiceMemo/memo.ogg, $HERE/Preview/ringtone.wav and $HERE/Preview/spoken.ogg"

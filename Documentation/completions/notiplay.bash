@@ -215,7 +215,7 @@ _notiplay_play() {
 _notiplay_deliver() {
     repeating_flags=()
     non_repeating_flags=(--headless --untimed --no-payload-limit --version -h --help)
-    repeating_options=(--attach)
+    repeating_options=(--attach --media-root)
     non_repeating_options=(--app --extensions --keys --events --audio --response-timeout --service-timeout)
     __notiplay_offer_flags_options 1
 
@@ -242,6 +242,10 @@ _notiplay_deliver() {
         ;;
     '--audio')
         __notiplay_add_completions -W 'auto'$'\n''null'$'\n''pcm:'
+        return
+        ;;
+    '--media-root')
+        __notiplay_add_completions -d
         return
         ;;
     '--response-timeout')
@@ -296,7 +300,7 @@ _notiplay_extensions() {
 _notiplay_test() {
     repeating_flags=()
     non_repeating_flags=(--tap --untimed --version -h --help)
-    repeating_options=()
+    repeating_options=(--media-root)
     non_repeating_options=(--junit --timeout --jobs)
     __notiplay_offer_flags_options -1
 
@@ -310,6 +314,10 @@ _notiplay_test() {
         return
         ;;
     '--jobs')
+        return
+        ;;
+    '--media-root')
+        __notiplay_add_completions -d
         return
         ;;
     esac
@@ -326,7 +334,7 @@ _notiplay_test() {
 _notiplay_serve() {
     repeating_flags=()
     non_repeating_flags=(--headless --freedesktop --replace --untimed --version -h --help)
-    repeating_options=(--app --deny)
+    repeating_options=(--app --deny --media-root)
     non_repeating_options=(--keys --events --keep-history --keep-days --clock --start --audio)
     __notiplay_offer_flags_options 0
 
@@ -361,6 +369,10 @@ _notiplay_serve() {
         ;;
     '--audio')
         __notiplay_add_completions -W 'auto'$'\n''null'$'\n''pcm:'
+        return
+        ;;
+    '--media-root')
+        __notiplay_add_completions -d
         return
         ;;
     esac

@@ -1,8 +1,8 @@
 package import SystemPackage
 
 /// What the runtime needs from the process it runs in, handed to it instead of taken: the
-/// environment variables of the programs it starts, the folder fetched media go to, and where the
-/// app's command writes its output.
+/// environment variables of the programs it starts, the folder fetched media go to, the folders
+/// local media may come from, and where the app's command writes its output.
 ///
 /// The runtime reads no environment variable of its own process and writes to no descriptor it
 /// was not given. The `notiplay` command line fills this from its environment and its standard
@@ -26,15 +26,23 @@ package struct HostEnvironment: Sendable {
     /// The folder fetched media are written to (see `MediaFetcher`); `nil` means there is none,
     /// and fetching fails saying so.
     public var mediaCacheDirectory: String?
+    /// The folders a payload's local `media-url` may name files in besides the payload file's own
+    /// folder (the command line's `--media-root`); empty by default, so a payload attaches only
+    /// files from its own folder.
+    public var mediaFolders: [String]
     /// Where the app's command for forwarded actions writes its standard output and error; `nil`
     /// discards both. The descriptor stays open and stays the caller's.
     public var commandOutput: FileDescriptor?
 
-    /// An environment; by default no variables, no media cache, and the command's output
-    /// discarded.
-    public init(variables: [String: String] = [:], mediaCacheDirectory: String? = nil, commandOutput: FileDescriptor? = nil) {
+    /// An environment; by default no variables, no media cache, no other media folder, and the
+    /// command's output discarded.
+    public init(
+        variables: [String: String] = [:], mediaCacheDirectory: String? = nil, mediaFolders: [String] = [],
+        commandOutput: FileDescriptor? = nil
+    ) {
         self.variables = variables
         self.mediaCacheDirectory = mediaCacheDirectory
+        self.mediaFolders = mediaFolders
         self.commandOutput = commandOutput
     }
 }

@@ -13,13 +13,16 @@ import SystemPackage
 /// what ``MediaAttachmentService`` does, for service extensions of your own too.
 ///
 /// Accepted references:
-/// - `file:///absolute/path` (host empty or `localhost`): a local regular file, copied.
+/// - `file:///absolute/path` (host empty or `localhost`): a local regular file, copied — only
+///   from inside ``baseDirectory`` (the payload's folder) or one of ``mediaFolders``, symbolic
+///   links resolved (`LocalMediaFolders`); any other is refused with one message that does not
+///   tell whether the file exists or what it is.
 /// - `http://…` and `https://…`: downloaded by `curl` (looked up on the `PATH` of
 ///   ``environment``, which is all of curl's environment: its proxy settings too), run without a
 ///   shell and with its configuration files ignored: `--fail`, at most 3 redirects, only HTTP(S)
 ///   even after a redirect, no more bytes than the largest attachment limit, and a time limit.
 /// - a path without a scheme, only when ``baseDirectory`` is set (the payload's folder): relative
-///   to it.
+///   to it, and confined as a `file://` URL is.
 ///
 /// Anything else — another scheme (`ftp:`, `data:`…), or a bare path with no base — is an error.
 ///
@@ -34,8 +37,12 @@ package struct MediaFetcher: Sendable {
     /// The size limits of attachments; downloads stop at the larger one.
     public var limits: AttachmentLimits
     /// The folder references without a scheme are relative to (the payload's folder), or `nil` to
-    /// refuse such references.
+    /// refuse such references. Local media may come from inside it.
     public var baseDirectory: String?
+    /// Other folders local media may come from (`HostEnvironment.mediaFolders`).
+    public var mediaFolders: [String]
+    /// The payload file, named when a local reference is refused.
+    public var payloadFile: String?
     /// The environment variables `curl` runs with, and nothing else: `PATH` (where `curl` is
     /// looked up; without one, the process's), proxy settings such as `https_proxy`.
     public var environment: [String: String]
@@ -45,14 +52,18 @@ package struct MediaFetcher: Sendable {
     ///   - cacheDirectory: Where fetched media go; `nil` means there is none.
     ///   - limits: The attachment size limits.
     ///   - baseDirectory: The folder bare paths are relative to, or `nil` to refuse them.
+    ///   - mediaFolders: Other folders local media may come from.
+    ///   - payloadFile: The payload file, for messages.
     ///   - environment: `curl`'s environment variables.
     public init(
         cacheDirectory: String? = nil, limits: AttachmentLimits = .default, baseDirectory: String? = nil,
-        environment: [String: String] = [:]
+        mediaFolders: [String] = [], payloadFile: String? = nil, environment: [String: String] = [:]
     ) {
         self.cacheDirectory = cacheDirectory
         self.limits = limits
         self.baseDirectory = baseDirectory
+        self.mediaFolders = mediaFolders
+        self.payloadFile = payloadFile
         self.environment = environment
     }
 
@@ -86,6 +97,8 @@ package struct MediaFetcher: Sendable {
         do {
             fetched = try validator.validate(partial)
         } catch {
+            // A local file is judged as it was read (its copy): what is wrong is the file's.
+            guard case .remote = source else { throw NotiplayError(error.kind, file: reference, error.reason) }
             throw NotiplayError(error.kind, file: reference, "fetched, but \(error.reason)")
         }
         let final = Self.join(folder, "\(name).\(Self.fileExtension(for: fetched.kind, path: source.path))")
@@ -173,55 +186,6 @@ package struct MediaFetcher: Sendable {
                 $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "+" || $0 == "-" || $0 == ".")
             }
             return allowed ? scheme.lowercased() : nil
-        }
-    }
-
-    // MARK: Local files
-
-    /// Copies the local media file at `path` to `destination`, after checking it is a valid
-    /// attachment (so that nothing else — a device, a huge file — is read).
-    private func copy(_ path: String, to destination: String, reference: String) throws(NotiplayError) {
-        let checked: UNNotificationAttachment
-        do {
-            checked = try AttachmentValidator(limits: limits).validate(path)
-        } catch {
-            throw NotiplayError(error.kind, file: reference, error.reason)
-        }
-        let resolved = checked.url.path
-        let input: FileDescriptor
-        do {
-            input = try Posix.open(resolved, .readOnly, options: .closeOnExec)
-        } catch {
-            throw NotiplayError(.badData, file: reference, "cannot be read: \(error.reason)")
-        }
-        defer { Posix.close(input) }
-        let output: FileDescriptor
-        do {
-            output = try Posix.open(
-                destination, .writeOnly, options: [.create, .exclusiveCreate, .closeOnExec], permissions: .ownerReadWrite)
-        } catch {
-            throw NotiplayError(.unavailable, file: destination, "cannot be written: \(error.reason)")
-        }
-        defer { Posix.close(output) }
-        let cap = max(limits.audio, limits.image)
-        var total = 0
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let result = buffer.withUnsafeMutableBytes { space in
-                Result { () throws(SystemCallError) in try Posix.read(input, into: space) }
-            }
-            let count: Int
-            do { count = try result.get() } catch { throw NotiplayError(.badData, file: reference, "cannot be read: \(error.reason)") }
-            if count == 0 { break }
-            total += count
-            guard total <= cap else {
-                throw NotiplayError(.badData, file: reference, "grew beyond the attachment size limit while being copied")
-            }
-            do {
-                try Posix.writeAll(output, Array(buffer[0..<count]))
-            } catch {
-                throw NotiplayError(.unavailable, file: destination, "cannot be written: \(error.reason)")
-            }
         }
     }
 

@@ -56,9 +56,13 @@ package enum ServiceExtensionStage {
         /// (`HostEnvironment.mediaCacheDirectory`), and the variables its `curl` runs with
         /// (`HostEnvironment.variables`).
         public var environment: HostEnvironment
-        /// The payload file's folder: a `media-url` without a scheme is a path relative to it.
-        /// `nil` refuses such references.
+        /// The payload file's folder: a `media-url` without a scheme is a path relative to it,
+        /// and local media (relative or `file://`) may come from inside it — or from one of
+        /// `HostEnvironment.mediaFolders` of ``environment``. `nil` refuses relative references
+        /// and leaves only those folders.
         public var payloadDirectory: String?
+        /// The payload file, named when its `media-url` is refused.
+        public var payloadFile: String?
         /// The clock the time limit and the grace are measured on: the system's, or a test's
         /// clock that moves only when the test says.
         public var clock: any Clock<Duration> = ContinuousClock()
@@ -122,7 +126,8 @@ package enum ServiceExtensionStage {
         if let media = instance as? MediaAttachmentService {
             media.fetcher = MediaFetcher(
                 cacheDirectory: configuration.environment.mediaCacheDirectory, limits: configuration.attachmentLimits,
-                baseDirectory: configuration.payloadDirectory, environment: configuration.environment.variables)
+                baseDirectory: configuration.payloadDirectory, mediaFolders: configuration.environment.mediaFolders,
+                payloadFile: configuration.payloadFile, environment: configuration.environment.variables)
             media.fetchTimeLimit = configuration.timeLimit + configuration.expiryGrace
         }
         let call = ServiceCall(name: name, log: log)

@@ -68,6 +68,8 @@ struct DeliverCommand: AsyncParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
+    @OptionGroup var media: MediaRootOptions
+
     @Flag(help: "Accept payloads above APNs' 4096 bytes.")
     var noPayloadLimit = false
 
@@ -87,6 +89,7 @@ struct DeliverCommand: AsyncParsableCommand {
         // Everything is read and checked before anything is presented.
         let decoder = PayloadDecoder(sizeLimit: noPayloadLimit ? nil : PayloadDecoder.apnsLimit)
         let path = self.payload
+        let mediaFolders = try media.folders()
         let payload: APNsPayload
         do { payload = try decoder.decodeFile(path) } catch { throw error.withCommandLineHints.notiplayError }
         let content = UNMutableNotificationContent(payload.content)
@@ -120,7 +123,7 @@ struct DeliverCommand: AsyncParsableCommand {
             mode == .terminal ? .collect : .events(clock: clock, render: render), redirect: NotiplayCLI.ownsProcess)
         let engine = try output.audio.startEngine(untimed: output.untimed)
         // After the engine: the app command's output goes where messages go now.
-        configuration.environment = hostEnvironment()
+        configuration.environment = hostEnvironment(mediaFolders: mediaFolders)
         if mode != .headless, let columns = TerminalSize.current(fd: 1, environment: processEnvironment)?.columns {
             configuration.cardColumns = columns
         }
@@ -129,6 +132,7 @@ struct DeliverCommand: AsyncParsableCommand {
         let request = UNNotificationRequest(
             identifier: Path.stem(path), content: content, trigger: UNPushNotificationTrigger())
         service.payloadDirectory = Path.directory(of: path)
+        service.payloadFile = path
         let status = await Self.present(
             request, mutable: payload.mutableContent, service: service, app: app, registry: registry, engine: engine,
             configuration: configuration, keys: keys ?? KeyScript(), clock: clock, capture: capture, mode: mode)

@@ -12,14 +12,15 @@ var processEnvironment: [String: String] { Posix.environment }
 
 /// What the runtime gets from this process: its environment variables for the programs it
 /// starts, the media cache (`$NOTIPLAY_CACHE_DIR`, else `$XDG_CACHE_HOME/notiplay/media`, else
-/// `~/.cache/notiplay/media`), and ``Diagnostics``' descriptor for the app command's output.
-/// Made after the engine started, so that the descriptor is the one messages go to then.
-func hostEnvironment() -> HostEnvironment {
+/// `~/.cache/notiplay/media`), the folders `--media-root` allows local media from, and
+/// ``Diagnostics``' descriptor for the app command's output. Made after the engine started, so
+/// that the descriptor is the one messages go to then.
+func hostEnvironment(mediaFolders: [String] = []) -> HostEnvironment {
     let variables = processEnvironment
     return HostEnvironment(
         variables: variables,
         mediaCacheDirectory: NotiplayCLI.cacheFolder("media", overriddenBy: "NOTIPLAY_CACHE_DIR", in: variables),
-        commandOutput: Diagnostics.shared.fileDescriptor)
+        mediaFolders: mediaFolders, commandOutput: Diagnostics.shared.fileDescriptor)
 }
 
 extension NotiplayCLI {

@@ -71,6 +71,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
+    @OptionGroup var media: MediaRootOptions
+
     enum ClockKind: String, CaseIterable, ExpressibleByArgument {
         case system, virtual
     }
@@ -87,6 +89,7 @@ struct ServeCommand: AsyncParsableCommand {
         // and answering its sender.
         Posix.setDisposition(.ignore, for: SignalNumber.brokenPipe)
         let apps = try ServeApps.load(files: app, builtIn: freedesktop ? [FreedesktopApp.app()] : [])
+        let mediaFolders = try media.folders()
         let time: CenterTime = clock == .virtual ? .virtual(startingAt: start?.date ?? Date()) : .system
         let store: CenterStore
         do { store = try CenterStore.open(folder: CenterPlaces.storeFolder, now: { time.now }) } catch {
@@ -109,7 +112,7 @@ struct ServeCommand: AsyncParsableCommand {
         let retention = (count: keepHistory, age: Duration.milliseconds(Int64(keepDays * 86_400_000)))
         let status = await Self.serve(
             store: store, apps: apps, engine: engine, headless: headless, keys: keys ?? KeyScript(), clock: clock, capture: capture,
-            retention: retention, time: time, denied: Set(deny), sounds: (soundEngine, resolver),
+            retention: retention, time: time, denied: Set(deny), sounds: (soundEngine, resolver), mediaFolders: mediaFolders,
             freedesktop: freedesktop ? (replace: replace, address: processEnvironment["DBUS_SESSION_BUS_ADDRESS"]) : nil)
         await engine.shutdown()
         await soundEngine.shutdown()
@@ -121,11 +124,11 @@ struct ServeCommand: AsyncParsableCommand {
         store: CenterStore, apps: [CenterService.App], engine: MPVEngine, headless: Bool, keys: KeyScript,
         clock: EventClock, capture: OutputCapture,
         retention: (count: Int, age: Duration?), time: CenterTime, denied: Set<String>,
-        sounds: (engine: MPVEngine, resolver: ArrivalSoundResolver),
+        sounds: (engine: MPVEngine, resolver: ArrivalSoundResolver), mediaFolders: [String],
         freedesktop: (replace: Bool, address: String?)? = nil
     ) async -> Int32 {
         var configuration = PresentationSession.Configuration()
-        configuration.environment = hostEnvironment()
+        configuration.environment = hostEnvironment(mediaFolders: mediaFolders)
         if !headless, let columns = TerminalSize.current(fd: 1, environment: processEnvironment)?.columns {
             configuration.cardColumns = columns
         }

@@ -52,6 +52,8 @@ struct TestCommand: AsyncParsableCommand {
         transform: ArgumentValue.jobs)
     var jobs: Int?
 
+    @OptionGroup var media: MediaRootOptions
+
     func run() async throws {
         var paths: [String] = []
         for given in scripts {
@@ -69,7 +71,7 @@ struct TestCommand: AsyncParsableCommand {
         let capture = OutputCapture.start(.collect, redirect: NotiplayCLI.ownsProcess)
         var runner = ScriptRunner(types: NotiplayCLI.types, untimed: untimed)
         runner.makeCenter = { setup in try CenterScriptHost(setup) }
-        runner.environment = hostEnvironment()
+        runner.environment = hostEnvironment(mediaFolders: try media.folders())
         if let timeout { runner.timeLimit = timeout }
         if let jobs { runner.parallelism = jobs }
         if let junit, Path.isDirectory(junit) { throw UsageError(file: junit, "--junit names a folder, not a file") }

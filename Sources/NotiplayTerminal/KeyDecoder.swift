@@ -21,7 +21,9 @@
 /// ``TerminalEvents`` waits ``TerminalEvents/escapeDelay`` with no further byte — and then calls
 /// ``flush()``, which turns the held ESC into ``Key/escape``. An ESC followed by anything other
 /// than `[` or `O` is Escape, then that key (so Alt-x reads as Escape, x; and Escape typed
-/// quickly before another key is never lost).
+/// quickly before another key is never lost). `ESC [` and `ESC O` with nothing after them are
+/// the start of a sequence cut short — and what Alt+[ and Alt+Shift+O send — so they are
+/// dropped, never read as Escape: Alt+[ does nothing, and never dismisses a card.
 public struct KeyDecoder: Sendable {
     /// Bytes of one unfinished sequence or character.
     private var pending: [UInt8] = []
@@ -52,8 +54,8 @@ public struct KeyDecoder: Sendable {
     }
 
     /// Says no more bytes are coming for now (a pause after an ESC, or the end of input): a
-    /// held lone ESC becomes ``Key/escape`` (ESC `[` and ESC `O` become Escape and that
-    /// character); any other unfinished sequence or character is dropped.
+    /// held lone ESC becomes ``Key/escape``; any other unfinished sequence or character —
+    /// `ESC [` and `ESC O` alone included (Alt+[, Alt+Shift+O) — is dropped.
     public mutating func flush() -> [Key] {
         var keys: [Key] = []
         var index = 0
@@ -127,18 +129,12 @@ public struct KeyDecoder: Sendable {
                 end += 1
             }
             if end - index > Self.longestSequence { return end - index }
-            if !final { return nil }
-            if available == 2 {  // ESC then "[" typed, with nothing after
-                keys.append(.escape)
-                keys.append(.character("["))
-            }
-            return available
+            // Cut short — `ESC [` alone is also what Alt+[ sends — it is dropped, never Escape.
+            return final ? available : nil
         case UInt8(ascii: "O"):
             guard available >= 3 else {
-                if !final { return nil }
-                keys.append(.escape)
-                keys.append(.character("O"))
-                return 2
+                // `ESC O` alone (Alt+Shift+O, or an SS3 sequence cut short): dropped, never Escape.
+                return final ? 2 : nil
             }
             let byte = pending[index + 2]
             if (0x40...0x7E).contains(byte) {

@@ -204,6 +204,7 @@ public final class NotificationTestHost {
         for file in attachments { content.attachments.append(try validator.validate(file)) }
         var service = ServiceExtensionStage.Configuration(environment: session.configuration.environment)
         service.payloadDirectory = Path.directory(of: path)
+        service.payloadFile = path
         let request = UNNotificationRequest(
             identifier: Path.stem(path), content: content, trigger: UNPushNotificationTrigger())
         let final = await ServiceExtensionStage.run(

@@ -91,6 +91,40 @@ struct DeliverTests {
         #expect(lines.first { $0["event"] as? String == "buttonState" }?["state"] as? String == "none")
     }
 
+    @Test("media-url outside the payload's folder is refused (one message, naming the payload and the key); --media-root allows that folder")
+    func mediaRoot() async throws {
+        let scratch = try E2E.scratch()
+        defer { E2E.remove(scratch) }
+        let folder = scratch.appendingPathComponent("payload")
+        let outside = scratch.appendingPathComponent("outside")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: E2E.media("chime.wav"), toPath: outside.appendingPathComponent("x.wav").path)
+        let payload = folder.appendingPathComponent("memo.apns")
+        try #"{"aps": {"alert": {"title": "Memo", "body": "Listen"}, "mutable-content": 1}, "media-url": "../outside/x.wav"}"#
+            .write(to: payload, atomically: true, encoding: .utf8)
+        var environment = E2E.childEnvironment
+        environment["NOTIPLAY_CACHE_DIR"] = scratch.appendingPathComponent("cache").path
+        let arguments = ["deliver", payload.path, "--headless", "--events", "jsonl", "--audio", "null"]
+
+        let refused = try await run(try E2E.binary(), arguments, environment: environment)
+        #expect(refused.status == 0, "\(refused)")
+        let lines = try events(refused)
+        #expect(lines.first { $0["event"] as? String == "service" }?["outcome"] as? String == "unchanged", "\(refused)")
+        let messages = lines.compactMap { $0["message"] as? String }
+        #expect(messages == [
+            "\(payload.path): media-url \"../outside/x.wav\" is refused: local media must be a readable file inside the payload's folder or a media folder allowed; the notification is shown without it"
+        ], "\(refused)")
+
+        let allowed = try await run(try E2E.binary(), arguments + ["--media-root", outside.path], environment: environment)
+        #expect(allowed.status == 0, "\(allowed)")
+        #expect(try events(allowed).first { $0["event"] as? String == "service" }?["outcome"] as? String == "modified", "\(allowed)")
+
+        let missingRoot = try await run(try E2E.binary(), arguments + ["--media-root", "/no/such/folder"], environment: environment)
+        #expect(missingRoot.status == 66 && missingRoot.stderrText.contains("/no/such/folder: no such folder (--media-root)"), "\(missingRoot)")
+        #expect(!missingRoot.stdoutText.contains("didReceive"), "nothing may be presented: \(missingRoot)")
+    }
+
     @Test("Bad input before anything is presented", arguments: [
         (["deliver", "/no/such.apns", "--headless"], 66, "/no/such.apns: no such file"),
         (["deliver", "MEDIA/nagme.apns", "--headless", "--keys", "space jump"], 64, "unknown key 'jump'"),

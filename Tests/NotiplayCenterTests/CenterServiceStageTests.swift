@@ -111,5 +111,32 @@ extension RealEngine {
                 #expect(try service.store.notification("memo")?.attachments.isEmpty == true)
             }
         }
+
+        @Test("A sent payload's file:// media-url is refused (it has no folder) unless a media folder allows the file")
+        func sentMediaURL() async throws {
+            let scratch = try TestMedia.scratch()
+            defer { try? FileManager.default.removeItem(at: scratch) }
+            let media = scratch.appendingPathComponent("media").path
+            try FileManager.default.createDirectory(atPath: media, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: TestMedia.path("tone-1s.wav"), toPath: media + "/tone.wav")
+            let app = CenterService.App(
+                definition: AppDefinition(name: "Plain", categories: [], extensionsDirectory: nil, forwardedActions: .printOnly),
+                registry: .empty)
+            let engine = try MPVEngine(output: .null(untimed: true))
+            let service = CenterService(
+                store: try CenterStore.open(folder: scratch.appendingPathComponent("store").path), apps: [app], types: ExtensionTypes(),
+                engine: engine)
+            service.serviceConfiguration.environment = HostEnvironment(mediaCacheDirectory: scratch.appendingPathComponent("cache").path)
+            let payload = "{\"aps\":{\"alert\":{\"title\":\"Memo\"},\"mutable-content\":1},\"media-url\":\"file://\(media)/tone.wav\"}"
+            _ = try service.receive(IncomingNotification(identifier: "refused", app: "Plain", payload: payload))
+            await service.serviceStagesFinished()
+            #expect(try service.store.notification("refused")?.attachments.isEmpty == true)
+            service.serviceConfiguration.environment.mediaFolders = [media]
+            _ = try service.receive(IncomingNotification(identifier: "allowed", app: "Plain", payload: payload))
+            await service.serviceStagesFinished()
+            #expect(try service.store.notification("allowed")?.attachments.map(\.name) == ["tone.wav"])
+            await service.close()
+            await engine.shutdown()
+        }
     }
 }

@@ -77,7 +77,10 @@ struct MediaAttachmentServiceTests {
     @Test("file:// media are copied into the cache and attached")
     func fileURL() async throws {
         let tone = TestMedia.path("tone-1s.wav")
-        let (result, log) = await deliver(try payload(mediaURL: quoted(URL(fileURLWithPath: tone).absoluteString)))
+        // From the payload's folder (Media/, as if the payload were there).
+        let folder = URL(fileURLWithPath: tone).deletingLastPathComponent().path
+        let (result, log) = await deliver(
+            try payload(mediaURL: quoted(URL(fileURLWithPath: tone).absoluteString)), configuration: configuration(payloadDirectory: folder))
         try expectCachedCopy(result, of: tone, identifier: "tone-1s.wav", suffix: ".wav")
         #expect(result.content.attachments.first?.audioFile?.format == .wav)
         #expect(result.content.title == "Voice memo")
@@ -173,7 +176,7 @@ struct MediaAttachmentServiceTests {
         ("\"ftp://127.0.0.1/memo.wav\"", "uses the ftp: scheme"),
         ("\"data:audio/wav;base64,UklGRg==\"", "uses the data: scheme"),
         ("\"memo.wav\"", "is not a URL"),
-        ("\"file:///nonexistent-notiplay-folder/memo.wav\"", "no such file"),
+        ("\"file:///nonexistent-notiplay-folder/memo.wav\"", "media-url \"file:///nonexistent-notiplay-folder/memo.wav\" is refused"),
         ("\"file://example.com/memo.wav\"", "names the host"),
         ("\"http://\"", "names no host"),
         ("\"http://127.0.0.1/a b.wav\"", "spaces or control characters"),

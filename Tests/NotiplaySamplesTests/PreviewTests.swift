@@ -160,6 +160,71 @@ struct LevelEnvelopeTests {
     }
 }
 
+@Suite("LevelMeter: the loudest window heard since the previous position report")
+struct LevelMeterTests {
+    @Test("Between two reports every window counts; a seek shows where it landed; at rest it is 0")
+    func meter() throws {
+        // 0.1 s of silence, 0.1 s at half scale, silence: windows of 50 ms.
+        let bytes = MadeWAV.bytes(frames: 4_000) { frame, _ in (800..<1_600).contains(frame) ? (frame % 2 == 0 ? 0.5 : -0.5) : 0 }
+        let envelope = try LevelEnvelope.decode(bytes)
+        #expect(envelope.loudest(from: 0, through: 0.09) == 0)
+        #expect(abs(envelope.loudest(from: 0.05, through: 0.26) - 0.5) < 0.001)
+        #expect(envelope.loudest(from: 0.25, through: 0.45) == 0)
+        #expect(envelope.loudest(from: 0.3, through: 0.2) == 0 && envelope.loudest(from: 9, through: 10) == 0)
+        #expect(abs(envelope.loudest(from: -5, through: 1e300) - 0.5) < 0.001)
+        #expect(envelope.loudest(from: .nan, through: 1) == 0 && envelope.loudest(from: 0, through: .infinity) == 0)
+
+        var meter = LevelMeter(envelope)
+        meter.moved(to: 0.3)  // not playing: nothing moves
+        #expect(meter.level == 0)
+        meter.started(at: 0)
+        #expect(meter.level == 0)
+        meter.moved(to: 0.3)  // the tone was heard on the way
+        #expect(abs(meter.level - 0.5) < 0.001)
+        meter.moved(to: 0.45)
+        #expect(meter.level == 0)
+        meter.moved(to: 0.12)  // a seek back: the level where it landed
+        #expect(abs(meter.level - 0.5) < 0.001)
+        meter.moved(to: 0.4)
+        meter.stopped()
+        #expect(meter.level == 0)
+        meter.moved(to: 0.45)
+        #expect(meter.level == 0)
+    }
+}
+
+/// The card at positions the test reports, on an engine that plays nothing: what the meter shows
+/// does not depend on when a real engine happens to report.
+@MainActor
+@Suite("Preview: the meter follows the position between reports")
+struct PreviewMeterTests {
+    /// libmpv reports the 8 kHz ringtone's position about twice a second, in step with its beeps
+    /// (one every 0.5 s): the reports can all fall in the silent gaps. Here they do, each one
+    /// 0.4 s into a half second; the meter still shows each beep heard since the last report,
+    /// louder and louder, as a finite level and a bar that is not empty.
+    @Test("Positions reported only in the ringtone's gaps: a finite level and a bar at each, climbing")
+    func reportsInTheGaps() async throws {
+        let engine = DrivenEngine(duration: 3)
+        try await SampleCard.run("Preview", output: .driven(engine)) { card in
+            let controller = try #require(try await card.present("preview.apns") as? PreviewViewController)
+            let mark = card.mark
+            card.session.handle(.media)
+            try await card.wait(for: "mediaPlayingStarted", since: mark) { $0.name == "mediaPlayingStarted" }
+            var levels: [Int] = []
+            for position in [0.4, 0.9, 1.4, 1.9, 2.4, 2.9] {
+                engine.report(position)
+                try await card.waitForText("the position \(position)") { _ in controller.player?.position == position }
+                let meterRow = card.text.split(separator: "\n").map(String.init)[2]
+                let level = try #require(meterRow.firstMatch(of: /level -(\d+) dB/), "at \(position): \(card.text)")
+                #expect(meterRow.contains("█"), "the bar is empty at \(position): \(card.text)")
+                levels.append(-(Int(level.1) ?? 0))
+            }
+            #expect(levels == levels.sorted() && Set(levels).count == 6, "\(levels)")
+            #expect(abs(levels[0] - -29) <= 1 && abs(levels[5] - -6) <= 1, "\(levels)")
+        }
+    }
+}
+
 extension RealEngine {
     @MainActor
     @Suite("Preview: the .overlay button over a level meter drawn from the audio, on real libmpv")
@@ -295,7 +360,7 @@ extension RealTime {
                 try await card.playback("started", since: mark)
                 try await card.wait(for: "mediaPlayingStarted", since: mark) { $0.name == "mediaPlayingStarted" }
                 // While playing: no ▶, and the meter shows the level where the audio is.
-                try await card.waitForText("a level in dB") { $0.contains(" dB │") }
+                try await card.waitForText("a level in dB") { $0.contains(/level -\d+ dB │/) }
                 #expect(!card.text.contains("▶") && card.text.contains("Playing — tap to pause."), "\(card.text)")
 
                 mark = card.mark

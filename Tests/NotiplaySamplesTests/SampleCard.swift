@@ -43,13 +43,15 @@ final class SampleCard {
         case untimed
         /// Captured to a WAV file, as fast as it decodes.
         case capture
+        /// No audio: positions come when the test reports them to this engine.
+        case driven(DrivenEngine)
     }
 
     let name: String
     let app: AppDefinition
     let registry: ExtensionRegistry
     let types: ExtensionTypes
-    let engine: MPVEngine
+    let engine: any PlaybackEngine
     let session: PresentationSession
     /// Scratch space: the media cache, the capture, and the Reminder store unless one is given.
     let scratch: URL
@@ -78,6 +80,9 @@ final class SampleCard {
             let path = scratch.appendingPathComponent("heard.wav").path
             capture = path
             engine = try MPVEngine(output: .pcm(path: path))
+        case .driven(let driven):
+            capture = nil
+            engine = driven
         }
         session = PresentationSession(
             app: app, registry: registry, types: types, engine: engine,

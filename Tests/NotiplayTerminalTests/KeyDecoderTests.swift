@@ -44,9 +44,29 @@ struct KeyDecoderTests {
         #expect(keys("\u{1B}q") == [.escape, .character("q")])
         #expect(keys("\u{1B}\u{1B}[A") == [.escape, .up])
         #expect(keys("\u{1B}\u{1B}") == [.escape, .escape])
-        #expect(keys("\u{1B}[") == [.escape, .character("[")])
-        #expect(keys("\u{1B}O") == [.escape, .character("O")])
         #expect(keys("\u{1B}O\u{3}") == [.escape, .character("O"), .controlC])
+    }
+
+    @Test("Alt+[ (ESC [ with nothing after it) and Alt+Shift+O (ESC O) are dropped, never Escape")
+    func altBracket() {
+        // Flushed after the pause, as the reader does when no more bytes come.
+        var decoder = KeyDecoder()
+        #expect(decoder.decode(Array("\u{1B}[".utf8)) == [])
+        #expect(decoder.isWaiting)
+        #expect(decoder.flush() == [])
+        #expect(!decoder.isWaiting)
+        // The next key is read afresh; a lone ESC is still Escape.
+        #expect(decoder.decode(Array("q\u{1B}".utf8)) == [.character("q")])
+        #expect(decoder.flush() == [.escape])
+        #expect(keys("\u{1B}[") == [])
+        #expect(keys("\u{1B}O") == [])
+        #expect(keys("a\u{1B}[") == [.character("a")])
+        #expect(keys("\u{1B}\u{1B}[") == [.escape])  // Escape, then Alt+[
+        // Longer sequences still decode, whole or split after their `ESC [`.
+        #expect(keys("\u{1B}[A\u{1B}[<0;3;4M") == [.up, .mouse(.click(column: 3, row: 4))])
+        var split = KeyDecoder()
+        #expect(split.decode(Array("\u{1B}[".utf8)) == [])
+        #expect(split.decode(Array("<0;3;4m\u{1B}[D".utf8)) == [.mouse(MouseEvent(.release, button: 0, column: 3, row: 4)), .left])
     }
 
     @Test("sequences and characters split across reads, at every byte")

@@ -278,4 +278,20 @@ struct TerminalEventsPipeTests {
         }
         #expect(try await collector.next() == nil)
     }
+
+    @Test("ESC [ at the end of the input (Alt+[) is dropped, not Escape")
+    func altBracketAtEnd() async throws {
+        var ends: [Int32] = [-1, -1]
+        #expect(pipe(&ends) == 0)
+        defer { close(ends[0]) }
+        let events = try TerminalEvents(input: ends[0])
+        defer { events.stop() }
+        let collector = EventCollector(events)
+        _ = Array("a\u{1B}[".utf8).withUnsafeBytes { write(ends[1], $0.baseAddress, 3) }
+        close(ends[1])
+        for event: TerminalEvent in [.key(.character("a")), .endOfInput] {
+            #expect(try await collector.next() == event)
+        }
+        #expect(try await collector.next() == nil)
+    }
 }

@@ -93,6 +93,17 @@ struct LevelEnvelope: Sendable, Equatable {
         return index < levels.count ? levels[index] : 0
     }
 
+    /// The loudest window played between `start` and `end` seconds, both windows included (0
+    /// outside the audio).
+    func loudest(from start: Double, through end: Double) -> Double {
+        guard start.isFinite, end.isFinite, window > 0, end >= start, end >= 0, !levels.isEmpty else { return 0 }
+        let count = Double(levels.count)
+        guard start / window < count else { return 0 }
+        let first = Int(max(0, start) / window)
+        let last = Int(min(count - 1, end / window))
+        return levels[first...last].max() ?? 0
+    }
+
     /// A level on the meter's scale, from 0 (−60 dBFS or quieter) to 1 (0 dBFS).
     static func meter(_ level: Double) -> Double {
         guard level > 0, level.isFinite else { return 0 }

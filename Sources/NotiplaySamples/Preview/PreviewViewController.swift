@@ -15,7 +15,8 @@ import Foundation
 /// The meter is drawn from the audio itself: when the notification arrives, the WAV attachment's
 /// samples are read once into a coarse RMS envelope (``LevelEnvelope``, 50 ms windows). The card
 /// shows the whole clip's loudness on one row (the part played so far highlighted), a bar with the
-/// level at the current position, and the position and duration. Another format plays as well, but
+/// level as playback moves — the loudest window heard since the previous position report
+/// (``LevelMeter``) — and the position and duration. Another format plays as well, but
 /// without a meter; a WAV that cannot be decoded says why.
 ///
 /// Actions: `use` ("Use as ringtone") is handled here — the card stays (`.doNotDismiss`) and says
@@ -27,7 +28,9 @@ public final class PreviewViewController: TerminalViewController, UNNotification
 
     private(set) var player: MediaPlayer?
     /// The loudness of the attachment, when it is a WAV file that could be read.
-    private(set) var envelope: LevelEnvelope?
+    var envelope: LevelEnvelope? { meter?.envelope }
+    /// The level meter over ``envelope``.
+    private(set) var meter: LevelMeter?
     private var meterProblem = ""
     private var name = ""
     private var chosen = false
@@ -49,7 +52,7 @@ public final class PreviewViewController: TerminalViewController, UNNotification
         guard let audio, let file = audio.audioFile else {
             player?.pause()
             player = nil
-            envelope = nil
+            meter = nil
             name = content.title
             redraw()
             return
@@ -58,10 +61,10 @@ public final class PreviewViewController: TerminalViewController, UNNotification
             player?.pause()
             player = makePlayer(file)
             state = .ready
-            envelope = nil
+            meter = nil
             meterProblem = ""
             switch Self.readEnvelope(file) {
-            case .success(let levels): envelope = levels
+            case .success(let levels): meter = LevelMeter(levels)
             case .failure(let failure): meterProblem = "The meter needs WAV samples: \(failure.description)."
             }
         }
@@ -116,9 +119,19 @@ public final class PreviewViewController: TerminalViewController, UNNotification
 
     private func makePlayer(_ file: AudioFile) -> MediaPlayer {
         MediaPlayer.reporting(file, to: self) { [weak self] phase in
-            if let phase { self?.state = phase }
-            self?.redraw()
+            self?.update(phase)
         }
+    }
+
+    /// A new phase of the player, or (`nil`) a new position.
+    private func update(_ phase: PlaybackPhase?) {
+        if let phase {
+            state = phase
+            if phase == .playing, let player { meter?.started(at: player.position) } else { meter?.stopped() }
+        } else if state == .playing, let player {
+            meter?.moved(to: player.position)
+        }
+        redraw()
     }
 
     // MARK: The view
@@ -138,7 +151,7 @@ public final class PreviewViewController: TerminalViewController, UNNotification
         let duration = player.duration ?? envelope?.duration
         let position = state == .ended ? (duration ?? player.position) : player.position
         let progress = duration.map { $0 > 0 ? min(1, position / $0) : 0 } ?? 0
-        let level = state == .playing ? envelope?.level(at: position) ?? 0 : 0
+        let level = state == .playing ? meter?.level ?? 0 : 0
         let time = "\(clockText(position)) / \(duration.map(clockText) ?? "–:––")"
         var status: String =
             switch state {
@@ -149,7 +162,7 @@ public final class PreviewViewController: TerminalViewController, UNNotification
             case .failed(let message): "Cannot play it: \(message)"
             }
         if chosen { status = "Chosen as your ringtone. " + status }
-        // Position updates come four times a second; the view changes when what it shows does.
+        // Position updates come a few times a second; the view changes when what it shows does.
         let stripStep = Int((progress * 200).rounded(.down))
         let meterStep = Int((LevelEnvelope.meter(level) * 100).rounded())
         let key = [time, status, "\(stripStep)", "\(meterStep)", name]
