@@ -52,6 +52,11 @@ struct PlayCommand: AsyncParsableCommand {
             throw ExitCode(interrupts.fired.map { 128 + $0 } ?? 1)
         case .failed(let failure):
             throw Self.error(for: failure, file: audioFile)
+        case .truncated(let reached):
+            let end = reporter.duration.map { ", not at its end (\(PlayReporter.clock($0)))" } ?? ""
+            throw NotiplayError(
+                .badData, file: audioFile.argument,
+                "was cut short while it played: its audio ended at \(PlayReporter.clock(reached))\(end)")
         }
     }
 
@@ -75,7 +80,8 @@ final class PlayReporter {
     let jsonl: Bool
     let statusLine: Bool
     private var position = 0.0
-    private var duration: Double?
+    /// The file's duration, once the engine told it.
+    private(set) var duration: Double?
     private var playing = false
     private var ended = false
     private var lastStatus = ""
@@ -114,6 +120,9 @@ final class PlayReporter {
             case .endOfFile:
                 if let duration { position = max(position, duration) }
                 line("playback", [("state", .string("ended")), ("position", .number(position)), ("reason", .string("eof"))])
+            case .truncated(let reached):
+                position = reached
+                line("playback", [("state", .string("ended")), ("position", .number(position)), ("reason", .string("truncated"))])
             case .stopped:
                 line("playback", [("state", .string("ended")), ("position", .number(position)), ("reason", .string("stopped"))])
             case .failed:

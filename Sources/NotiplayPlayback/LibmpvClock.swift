@@ -72,6 +72,7 @@ struct LibmpvClock: OutputClock {
     /// libmpv's `time-pos` is `position`: sent on, at most every `positionInterval` while playing.
     private func follow(position: Double, _ engine: MPVEngine) {
         guard let item = engine.state.current, engine.state.active, engine.state.restarted else { return }
+        engine.state.lastPosition = position
         if !engine.state.playing { engine.state.restartPosition = position }
         let now = ContinuousClock.now
         if engine.state.playing, let sent = engine.state.positionSent, now - sent < engine.positionInterval { return }

@@ -138,6 +138,8 @@ extension MPVEngine {
         outputClock.releaseOutput()
         mpv.terminate_destroy(h)
         handle = nil
+        // libmpv is gone: nothing reads the files any more.
+        openFiles = [:]
         outputClock.finish()
         finishSubscribers()
     }

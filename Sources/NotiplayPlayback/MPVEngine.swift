@@ -8,7 +8,9 @@ import Synchronization
 ///
 /// libmpv runs with no config file, no scripts, no terminal output, no video, no ytdl, and with
 /// the libavformat demuxer forced, so it never expands playlists, archives or references. It only
-/// ever opens ``AudioFile`` values, which exist only after validation.
+/// ever reads ``AudioFile`` values, which exist only after validation, and reads them through a
+/// descriptor the engine opened and checked (``AudioFile/open()``, then `fd://N`): libmpv never
+/// opens a path.
 ///
 /// Threading: every libmpv call and every read or write of the mutable state happens on
 /// ``queue``, a serial dispatch queue. The wakeup callback only schedules a drain on that queue.
@@ -22,6 +24,11 @@ public final class MPVEngine: PlaybackEngine, @unchecked Sendable {
     var handle: OpaquePointer?
     /// What the engine knows of the current file. Guarded by `queue`.
     var state = State()
+    /// The files handed to libmpv, by the entry that reads them, until libmpv is done with them:
+    /// their `END_FILE` came, or a later entry started (libmpv never opens a replaced entry), or
+    /// the handle was destroyed. Closing one sooner could let libmpv read a file opened later
+    /// under the same descriptor number. Guarded by `queue`; outlives `state`'s resets.
+    var openFiles: [PlaybackItemID: OpenAudioFile] = [:]
     /// Where audio goes.
     public let output: AudioOutput
     let logger: Logger
@@ -54,6 +61,10 @@ public final class MPVEngine: PlaybackEngine, @unchecked Sendable {
         var playing = false
         /// The file that reached its end and whose audio is still draining.
         var draining: PlaybackItemID?
+        /// How `draining` ended: at its end, or cut short while it played.
+        var drainingReason = EndReason.endOfFile
+        /// The last `time-pos` libmpv reported for `current` (every one, not only those sent).
+        var lastPosition: Double?
         /// libmpv's `idle-active` property.
         var idle = true
         /// `idle-active` did not come within 3 s of the end of `draining`.

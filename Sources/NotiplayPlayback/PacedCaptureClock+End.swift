@@ -71,13 +71,14 @@ extension PacedCaptureClock {
         guard let item = engine.state.current, engine.state.active, engine.state.restarted, state.eofReached,
             !engine.state.paused, capture.mode == .playing, capture.isDrained
         else { return }
+        let ending = engine.endOfFileReason(of: item, at: position(engine: engine) ?? 0)
         engine.state.active = false
         engine.state.playing = false
         engine.state.restarted = false
         state.eofReached = false
         state.endedByEngine = item
         capture.setMode(.muted)
-        engine.emit(.ended(.endOfFile), item: item)
+        engine.emit(.ended(ending), item: item)
         do {
             try engine.command(["stop"], "stop")
         } catch {

@@ -100,6 +100,10 @@ public enum EndReason: Sendable, Equatable {
     case stopped
     /// The file could not be played; an ``PlaybackEvent/Kind/error(_:)`` event came first.
     case failed(PlaybackFailure)
+    /// The file was cut short (truncated) while it played: its audio ran out early, `at` this
+    /// position in seconds, short of the end it had when it was opened. The file's data ended
+    /// there; nothing failed in the engine.
+    case truncated(at: Double)
 }
 
 /// Something that happened in the engine.
@@ -146,9 +150,15 @@ public protocol PlaybackEngine: AnyObject, Sendable {
     func events() -> AsyncStream<PlaybackEvent>
 
     /// Opens `file` and starts it (or holds it paused, per `options`), replacing the current file.
+    ///
+    /// The file is opened here with ``AudioFile/open()``, which checks the open file as
+    /// validation did, and the player reads that open file, never the path: a file swapped for
+    /// a FIFO, a device or a link since it was validated is refused, and what was checked is
+    /// what plays.
     /// - Returns: The id that this file's events carry.
-    /// - Throws: ``PlaybackFailure`` if the engine refused the command. Decoding errors arrive
-    ///   later, as events.
+    /// - Throws: `NotiplayError` (naming the file) if it no longer passes those checks;
+    ///   ``PlaybackFailure`` if the engine refused the command. Decoding errors arrive later,
+    ///   as events.
     func load(_ file: AudioFile, options: PlaybackOptions) async throws -> PlaybackItemID
 
     /// Resumes rendering the current file.
