@@ -45,6 +45,10 @@ struct PlayCommand: AsyncParsableCommand {
         reporter.finish()
         interrupts.cancel()
 
+        if let failure = engine.captureFailure, reason != .failed(failure) {
+            // Found as the engine shut down: the file itself played on.
+            throw NotiplayError(.unavailable, failure.message)
+        }
         switch reason {
         case .endOfFile:
             return
@@ -65,6 +69,9 @@ struct PlayCommand: AsyncParsableCommand {
         switch failure.code {
         case PlaybackFailure.audioOutputInitFailed:
             return NotiplayError(.unavailable, file: file.argument, "no audio output could be opened: \(failure.message)")
+        case PlaybackFailure.captureFailed:
+            // "cannot write the audio capture file PATH: why" (a write failed while it played).
+            return NotiplayError(.unavailable, failure.message)
         case PlaybackFailure.loadingFailed where access(file.path, F_OK) != 0:
             return NotiplayError(.missingInput, file: file.argument, "disappeared before it could be played")
         default:

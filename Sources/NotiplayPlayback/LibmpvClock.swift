@@ -3,6 +3,8 @@
 /// libmpv tells the end of a file (`END_FILE`, then `idle-active` once its output drained).
 struct LibmpvClock: OutputClock {
     let libmpvOptions: [(String, String)]
+    /// The capture file of the `pcm` output, checked after each file.
+    var pcm: PCMCaptureFile? = nil
 
     var heardSeconds: Double? { nil }
     var heardAll: Bool { true }
@@ -52,6 +54,13 @@ struct LibmpvClock: OutputClock {
     func propertyReplied(_ userdata: UInt64, flag: Bool?, engine: MPVEngine) {}
 
     func takeOwnEnd(of item: PlaybackItemID) -> Bool { false }
+
+    /// libmpv's `pcm` output writes its header's sizes and flushes what libc buffered only when
+    /// it closes: closed now (libmpv is idle, so nothing is cut), the file tells what was lost.
+    func captureFailure(engine: MPVEngine) -> PlaybackFailure? {
+        guard let pcm else { return nil }
+        return pcm.writeFailure()
+    }
 
     /// libmpv's `pause` is `paused` (as reported, or as just set).
     private func follow(paused: Bool, _ engine: MPVEngine) {

@@ -168,10 +168,26 @@ extension MPVEngine {
     }
 
     /// Sends the `ended` event of a file whose audio finished draining, unless it is `except`.
+    /// With `except`, another file has begun: the output's capture now takes that one, and is not
+    /// checked.
     func finishDraining(except item: PlaybackItemID?) {
         guard let draining = state.draining, draining != item else { return }
         state.draining = nil
-        emit(.ended(state.drainingReason), item: draining)
+        guard item == nil else { return emit(.ended(state.drainingReason), item: draining) }
+        endHeardFile(draining, state.drainingReason)
+    }
+
+    /// Sends the `ended` event of `item`, whose audio was all heard, libmpv being idle: `reason`,
+    /// unless the output's capture file failed to take it (then an `error` and a failed end).
+    func endHeardFile(_ item: PlaybackItemID, _ reason: EndReason) {
+        if let failure = outputClock.captureFailure(engine: self) {
+            found(failure)
+            logger.error("\(failure.message)")
+            emit(.error(failure), item: item)
+            emit(.ended(.failed(failure)), item: item)
+        } else {
+            emit(.ended(reason), item: item)
+        }
     }
 
     /// How `item`, which libmpv read to its end, ended: at its end, or ``EndReason/truncated(at:)``

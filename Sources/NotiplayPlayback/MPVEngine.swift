@@ -37,6 +37,7 @@ public final class MPVEngine: PlaybackEngine, @unchecked Sendable {
     let outputClock: any OutputClock
 
     private let subscribers = Mutex<Subscribers>(Subscribers())
+    private let captureFailureFound = Mutex<PlaybackFailure?>(nil)
     private let drainScheduled = Atomic<Bool>(false)
     private let wakeupBox: Unmanaged<WakeupBox>
 
@@ -144,6 +145,19 @@ public final class MPVEngine: PlaybackEngine, @unchecked Sendable {
     /// Seconds heard through ``AudioOutput/pacedCapture(path:temporaryFolder:)``; `nil` for other
     /// outputs.
     public var heardSeconds: Double? { outputClock.heardSeconds }
+
+    /// The first failed write of the capture file (``AudioOutput/pcm(path:)``,
+    /// ``AudioOutput/pacedCapture(path:temporaryFolder:)``) found so far: a full disk, an I/O
+    /// error. It was reported as an `error` event and a failed end of the file it hit, and the
+    /// file is checked once more at ``shutdown()`` (an engine-wide `error` event then). `nil` for
+    /// other outputs, and while every write went well. Readable from any thread, at any time,
+    /// also after shutdown: a command line turns it into a failing exit.
+    public var captureFailure: PlaybackFailure? { captureFailureFound.withLock { $0 } }
+
+    /// Keeps `failure` as ``captureFailure`` unless one was found before.
+    func found(_ failure: PlaybackFailure) {
+        captureFailureFound.withLock { if $0 == nil { $0 = failure } }
+    }
 
     // MARK: Events out
 

@@ -19,6 +19,8 @@ extension PacedCaptureClock {
         if let reached = engine.flagProperty("eof-reached") { endReached(reached, engine) }
     }
 
+    func captureFailure(engine: MPVEngine) -> PlaybackFailure? { capture.writeFailure }
+
     func takeOwnEnd(of item: PlaybackItemID) -> Bool {
         guard item == state.endedByEngine else { return false }
         state.endedByEngine = nil
@@ -78,7 +80,7 @@ extension PacedCaptureClock {
         state.eofReached = false
         state.endedByEngine = item
         capture.setMode(.muted)
-        engine.emit(.ended(ending), item: item)
+        engine.endHeardFile(item, ending)
         do {
             try engine.command(["stop"], "stop")
         } catch {
