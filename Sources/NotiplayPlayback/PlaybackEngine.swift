@@ -15,6 +15,12 @@ public enum AudioOutput: Sendable, Equatable {
     /// Discard the audio, paced in real time, or as fast as it decodes when `untimed`.
     case null(untimed: Bool)
     /// Write exactly what was rendered to a WAV file at `path`; never paced.
+    ///
+    /// The engine opens and checks the file when it starts: a regular file on a disk, or a
+    /// new one in a folder that exists — a device, a FIFO or a file of `/proc` or `/sys` is
+    /// refused (``PlaybackFailure/captureFailed``). libmpv writes that open file. A write that
+    /// fails meanwhile (a full disk) ends the file it hit with an error
+    /// (``MPVEngine/captureFailure``).
     case pcm(path: String)
     /// The system's sound device (PipeWire, PulseAudio or ALSA); falls back to ``null(untimed:)``
     /// when there is none, announced once by a ``PlaybackEvent/Kind/outputFallback(using:)`` event.
@@ -26,7 +32,9 @@ public enum AudioOutput: Sendable, Equatable {
     /// buffered and not heard yet, as a sound card does; positions and `ended` follow what was
     /// heard. ``PlaybackEngine/heardSeconds`` tells how much so far. The file is created (or
     /// truncated) when the engine starts and holds a complete WAV header once the engine is shut
-    /// down. Its folder must exist and be writable.
+    /// down. Its folder must exist and be writable, and it must be a regular file on a disk, as
+    /// for ``pcm(path:)``; a write that fails meanwhile (a full disk) ends the file it hit with an
+    /// error, and nothing more is written.
     ///
     /// The audio reaches the capture through a named pipe, in a private folder the engine makes
     /// in `temporaryFolder` (a command line passes its `TMPDIR`) and removes at shutdown.
