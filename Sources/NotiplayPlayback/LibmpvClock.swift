@@ -55,8 +55,8 @@ struct LibmpvClock: OutputClock {
 
     func takeOwnEnd(of item: PlaybackItemID) -> Bool { false }
 
-    /// libmpv's `pcm` output writes its header's sizes and flushes what libc buffered only when
-    /// it closes: closed now (libmpv is idle, so nothing is cut), the file tells what was lost.
+    /// libmpv's `pcm` output writes its header's sizes and flushes what libc buffered when it
+    /// closes, which libmpv does before it reports itself idle: the file then tells what was lost.
     func captureFailure(engine: MPVEngine) -> PlaybackFailure? {
         guard let pcm else { return nil }
         return pcm.writeFailure()
