@@ -53,6 +53,9 @@ package final class AudioAttachmentRows {
                 self?.owner?.extensionContext?.mediaPlayingPaused()
                 self?.update(always: false)
             }
+            // A file that cannot be played (the `playback` `error` event says why) stops too:
+            // the button goes back to ▶.
+            player.onError = { [weak self] _ in self?.owner?.extensionContext?.mediaPlayingPaused() }
             self.player = player
             // A fetched file is cached under a hashed name; its identifier keeps the name it had.
             attachmentName = audio.identifier.isEmpty ? audio.displayName : TerminalText.clean(audio.identifier)

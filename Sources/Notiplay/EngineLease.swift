@@ -51,16 +51,17 @@ final class EngineLease {
 
     /// Loads `file` for `player` with `options`, and `player` from now on receives the engine's
     /// events of that file, and of no other: it subscribes before the engine is asked, so the
-    /// events the engine sends before `load` returns the file's id are kept for it.
-    func load(_ file: AudioFile, options: PlaybackOptions, for player: MediaPlayer) async throws {
+    /// events the engine sends before `load` returns the file's id are kept for it. A load the
+    /// engine refuses (the file no longer passes its checks, or the engine is closed) reaches
+    /// `player` as the failed end of its file, recorded as a `playback` `error` event.
+    func load(_ file: AudioFile, options: PlaybackOptions, for player: MediaPlayer) async {
         guard let router, !isRevoked else { return }
         let subscription = router.subscribe(player, lease: self)
         do {
             let item = try await router.engine.load(file, options: options)
             router.loaded(item, for: subscription)
         } catch {
-            subscription.failed()
-            throw error
+            router.loadFailed(error, for: subscription)
         }
     }
 

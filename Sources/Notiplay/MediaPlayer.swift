@@ -109,7 +109,7 @@ public final class MediaPlayer {
             if self.finished || !lease.hasLoaded(self) {
                 self.finished = false
                 let options = PlaybackOptions(start: from, volume: PlaybackOptions.volume(forGain: self.volume))
-                try await lease.load(self.file, options: options, for: self)
+                await lease.load(self.file, options: options, for: self)
             } else {
                 try await engine.play()
             }
@@ -209,6 +209,10 @@ public final class MediaPlayer {
             switch reason {
             case .endOfFile:
                 position = duration ?? position
+                onFinish?()
+            case .truncated(let reached):
+                // Its audio ran out early: the position stays where it stopped.
+                position = reached
                 onFinish?()
             case .stopped: onPause?()
             case .failed(let failure): onError?(failure.message)

@@ -88,6 +88,18 @@ final class PlaybackRouter {
         for kind in early { dispatch(kind, to: subscription) }
     }
 
+    /// The engine refused to load the file of `subscription` (``PlaybackEngine/load(_:options:)``
+    /// threw): its player hears it as a failed end, recorded as a `playback` `error` event whose
+    /// message says why (and names the file when the file is at fault).
+    func loadFailed(_ error: any Error, for subscription: PlaybackSubscription) {
+        subscription.failed()
+        guard subscription === active else { return }
+        let failure =
+            error as? PlaybackFailure
+            ?? PlaybackFailure(code: PlaybackFailure.loadingFailed, message: "\(error)", operation: "open")
+        dispatch(.ended(.failed(failure)), to: subscription)
+    }
+
     private func receive(_ event: PlaybackEvent) {
         if case .outputFallback(let output) = event.kind {
             log.record(.error("no sound device could be opened; playing silently on the \(output) output"))
@@ -111,6 +123,8 @@ final class PlaybackRouter {
                 let position = player.duration ?? player.position
                 switch reason {
                 case .endOfFile: log.record(.playback(.ended, position: position))
+                case .truncated(let reached):
+                    log.record(.playback(.ended, position: reached, message: Self.truncation(at: reached, of: player.duration)))
                 case .stopped: log.record(.playback(.stopped, position: position))
                 case .failed(let failure): log.record(.playback(.error, position: position, message: failure.message))
                 }
@@ -119,6 +133,15 @@ final class PlaybackRouter {
             // A position update changes the card only through the extension's view (which says so).
             player.handle(kind)
         }
+    }
+}
+
+extension PlaybackRouter {
+    /// The `message` of a `playback` `ended` event whose file was cut short while it played.
+    static func truncation(at position: Double, of duration: Double?) -> String {
+        func seconds(_ value: Double) -> String { "\((value * 10).rounded() / 10) s" }
+        let end = duration.map { ", not at its end (\(seconds($0)))" } ?? ""
+        return "the file was cut short while it played: its audio ended at \(seconds(position))\(end)"
     }
 }
 

@@ -36,7 +36,7 @@ enum AudioOutputArgument: Equatable {
     /// ``Diagnostics`` writes to the copy of standard error kept aside; a caller of
     /// ``NotiplayCLI/run(_:types:)`` keeps its standard error as it was.
     func startEngine(untimed: Bool) throws(NotiplayError) -> MPVEngine {
-        let output = try output(untimed: untimed)
+        let output = output(untimed: untimed)
         // Under an OutputCapture, descriptor 2 is already a pipe that sends the audio stack's
         // lines to the same logger.
         if NotiplayCLI.ownsProcess && !Self.capturing && OutputCapture.current == nil {
@@ -49,6 +49,9 @@ enum AudioOutputArgument: Equatable {
             return try MPVEngine(output: output, logger: Logger(label: "libmpv"))
         } catch let error as LibmpvUnavailable {
             throw NotiplayError(.unavailable, "\(error)")
+        } catch let failure as PlaybackFailure where failure.code == PlaybackFailure.captureFailed {
+            // "cannot write the audio capture file PATH: why".
+            throw NotiplayError(.unavailable, failure.message)
         } catch {
             throw NotiplayError(.unavailable, "libmpv could not start: \(error)")
         }
@@ -61,18 +64,14 @@ enum AudioOutputArgument: Equatable {
         if case .pcm = self { .null } else { self }
     }
 
-    /// The engine's output; for `pcm:PATH`, checks that the capture file can be written.
-    func output(untimed: Bool) throws(NotiplayError) -> AudioOutput {
+    /// The engine's output. For `pcm:PATH`, the engine checks the capture file when it starts: a
+    /// regular file on a disk that can be written (``startEngine(untimed:)`` turns its refusal
+    /// into exit 69).
+    func output(untimed: Bool) -> AudioOutput {
         switch self {
         case .null: return .null(untimed: untimed)
         case .auto: return .system(untimedFallback: untimed)
         case .pcm(let path):
-            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY, 0o644)
-            guard fd >= 0 else {
-                let reason = String(cString: strerror(errno)).lowercased()
-                throw NotiplayError(.unavailable, file: path, "cannot write the audio capture file: \(reason)")
-            }
-            close(fd)
             var absolute = path
             if !path.hasPrefix("/"), let cwd = getcwd(nil, 0) {
                 absolute = String(cString: cwd) + "/" + path

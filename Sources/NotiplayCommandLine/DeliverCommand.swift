@@ -138,6 +138,10 @@ struct DeliverCommand: AsyncParsableCommand {
             configuration: configuration, keys: keys ?? KeyScript(), clock: clock, capture: capture, mode: mode)
         await engine.shutdown()
         if status != 0 { throw ExitCode(status) }
+        if let failure = engine.captureFailure {
+            // A `--audio pcm:` capture lost audio (its `playback` `error` event said so).
+            throw NotiplayError(.unavailable, failure.message)
+        }
     }
 
     /// Runs the service extension stage (when the payload asks for it), then presents. Events

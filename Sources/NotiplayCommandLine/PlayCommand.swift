@@ -45,6 +45,10 @@ struct PlayCommand: AsyncParsableCommand {
         reporter.finish()
         interrupts.cancel()
 
+        if let failure = engine.captureFailure, reason != .failed(failure) {
+            // Found as the engine shut down: the file itself played on.
+            throw NotiplayError(.unavailable, failure.message)
+        }
         switch reason {
         case .endOfFile:
             return
@@ -52,6 +56,11 @@ struct PlayCommand: AsyncParsableCommand {
             throw ExitCode(interrupts.fired.map { 128 + $0 } ?? 1)
         case .failed(let failure):
             throw Self.error(for: failure, file: audioFile)
+        case .truncated(let reached):
+            let end = reporter.duration.map { ", not at its end (\(PlayReporter.clock($0)))" } ?? ""
+            throw NotiplayError(
+                .badData, file: audioFile.argument,
+                "was cut short while it played: its audio ended at \(PlayReporter.clock(reached))\(end)")
         }
     }
 
@@ -60,6 +69,9 @@ struct PlayCommand: AsyncParsableCommand {
         switch failure.code {
         case PlaybackFailure.audioOutputInitFailed:
             return NotiplayError(.unavailable, file: file.argument, "no audio output could be opened: \(failure.message)")
+        case PlaybackFailure.captureFailed:
+            // "cannot write the audio capture file PATH: why" (a write failed while it played).
+            return NotiplayError(.unavailable, failure.message)
         case PlaybackFailure.loadingFailed where access(file.path, F_OK) != 0:
             return NotiplayError(.missingInput, file: file.argument, "disappeared before it could be played")
         default:
@@ -75,7 +87,8 @@ final class PlayReporter {
     let jsonl: Bool
     let statusLine: Bool
     private var position = 0.0
-    private var duration: Double?
+    /// The file's duration, once the engine told it.
+    private(set) var duration: Double?
     private var playing = false
     private var ended = false
     private var lastStatus = ""
@@ -114,6 +127,9 @@ final class PlayReporter {
             case .endOfFile:
                 if let duration { position = max(position, duration) }
                 line("playback", [("state", .string("ended")), ("position", .number(position)), ("reason", .string("eof"))])
+            case .truncated(let reached):
+                position = reached
+                line("playback", [("state", .string("ended")), ("position", .number(position)), ("reason", .string("truncated"))])
             case .stopped:
                 line("playback", [("state", .string("ended")), ("position", .number(position)), ("reason", .string("stopped"))])
             case .failed:

@@ -53,6 +53,7 @@ extension ServeCommand {
             let why: String
             switch reason {
             case .endOfFile: why = "eof"
+            case .truncated: why = "truncated"
             case .stopped: why = "stopped"
             case .failed: why = "failed"
             }

@@ -6,7 +6,8 @@ internal import SystemPackage
 /// You get one from ``AudioFileValidator/validate(_:)``. It names an existing regular file by its
 /// absolute, symlink-free path, small enough for its limit, whose first bytes are a format
 /// notiplay plays. Its initializer is internal to this module, so no other code can make one
-/// from an unchecked string.
+/// from an unchecked string. A player opens it with ``open()``, which checks the open file again:
+/// the path may name something else by then.
 public struct AudioFile: Sendable, Hashable, CustomStringConvertible {
     /// The absolute path with symbolic links resolved; never a URL.
     public let path: String
@@ -16,12 +17,31 @@ public struct AudioFile: Sendable, Hashable, CustomStringConvertible {
     public let format: AudioFormat
     /// The file's size in bytes.
     public let byteCount: Int
+    /// The largest size it was allowed, in bytes; ``open()`` checks it again.
+    public let sizeLimit: Int
 
-    init(path: String, argument: String, format: AudioFormat, byteCount: Int) {
+    init(path: String, argument: String, format: AudioFormat, byteCount: Int, sizeLimit: Int) {
         self.path = path
         self.argument = argument
         self.format = format
         self.byteCount = byteCount
+        self.sizeLimit = sizeLimit
+    }
+
+    /// Opens the file to play it, and checks what it opened as validation did.
+    ///
+    /// The path is opened once, without following a symbolic link and without waiting, and the
+    /// open file is checked (`fstat` on its descriptor, its first bytes read through it): still a
+    /// regular file, not empty, within ``sizeLimit``, in a format notiplay plays. A file swapped
+    /// for a FIFO, a device or a link since it was validated is refused here, and what was
+    /// checked is what plays: the player reads the returned descriptor, never the path.
+    /// - Throws: ``NotiplayError`` naming the file (`.missingInput` if it is gone, else
+    ///   `.badData`), with the same messages as validation.
+    public func open() throws(NotiplayError) -> OpenAudioFile {
+        let file = try LocalFile.open(path, argument: argument, sizeLimit: sizeLimit, limitName: "audio attachments")
+        let format = try AudioFileValidator.audioFormat(of: file, argument: argument)
+        let checked = AudioFile(path: path, argument: argument, format: format, byteCount: file.size, sizeLimit: sizeLimit)
+        return OpenAudioFile(file: checked, handle: file.handle)
     }
 
     /// The file's name, without its folder, safe to print on a terminal.
@@ -58,7 +78,7 @@ public struct AudioFileValidator: Sendable {
     public func validate(_ argument: String) throws(NotiplayError) -> AudioFile {
         let file = try LocalFile.inspect(argument, sizeLimit: sizeLimit, limitName: "audio attachments")
         let format = try Self.audioFormat(of: file, argument: argument)
-        return AudioFile(path: file.path, argument: argument, format: format, byteCount: file.size)
+        return AudioFile(path: file.path, argument: argument, format: format, byteCount: file.size, sizeLimit: sizeLimit)
     }
 
     /// The audio format of an inspected file, or an error saying why it is not audio.
@@ -97,101 +117,6 @@ public struct AudioFileValidator: Sendable {
     }
 
     static func megabytes(_ bytes: Int) -> String { LocalFile.megabytes(bytes) }
-}
-
-/// A local file that exists, is regular, non-empty and within a size limit, with its first bytes
-/// read: the shared first step of validating audio files and attachments.
-struct LocalFile {
-    /// The absolute path with symbolic links resolved.
-    let path: String
-    let size: Int
-    /// Up to the first 64 bytes.
-    let header: [UInt8]
-
-    /// Checks `argument` (a path as the user wrote it).
-    /// - Parameters:
-    ///   - sizeLimit: The largest size accepted.
-    ///   - limitName: What the limit is for, in the message (`"audio attachments"`).
-    static func inspect(_ argument: String, sizeLimit: Int, limitName: String) throws(NotiplayError) -> LocalFile {
-        guard !argument.isEmpty else { throw NotiplayError(.badData, file: "\"\"", "an empty path is not a file") }
-        if let scheme = AudioFileValidator.urlScheme(of: argument) {
-            throw NotiplayError(
-                .badData, file: argument,
-                "is a URL (\(scheme)://); notiplay plays local files only — download it first")
-        }
-        guard !argument.utf8.contains(0) else {
-            throw NotiplayError(.badData, file: argument, "the path contains a NUL byte")
-        }
-        let resolved = try resolve(argument)
-        let info: Stat
-        do {
-            info = try Posix.status(of: resolved)
-        } catch {
-            throw NotiplayError(.missingInput, file: argument, "cannot be read: \(text(error))")
-        }
-        guard info.type == .regular else {
-            throw NotiplayError(.badData, file: argument, "is \(describe(info.type)), not a regular file")
-        }
-        let size = Int(info.size)
-        guard size > 0 else { throw NotiplayError(.badData, file: argument, "is empty (0 bytes)") }
-        guard size <= sizeLimit else {
-            throw NotiplayError(
-                .badData, file: argument,
-                "is \(megabytes(size)); the limit for \(limitName) is \(megabytes(sizeLimit))")
-        }
-        let header: [UInt8]
-        do {
-            header = try read(resolved, count: 64, at: 0)
-        } catch {
-            throw NotiplayError(.badData, file: argument, "cannot be read: \(text(error))")
-        }
-        // Emptied since it was measured.
-        guard !header.isEmpty else { throw NotiplayError(.badData, file: argument, "is empty (0 bytes)") }
-        return LocalFile(path: resolved, size: size, header: header)
-    }
-
-    /// `count` bytes at `offset` (fewer at the end of the file; none if it cannot be read).
-    func bytes(_ count: Int, at offset: Int) -> [UInt8] {
-        (try? Self.read(path, count: count, at: offset)) ?? []
-    }
-
-    private static func resolve(_ argument: String) throws(NotiplayError) -> String {
-        do {
-            return try Posix.realPath(argument)
-        } catch {
-            if error.errno == .noSuchFileOrDirectory || error.errno == .notDirectory {
-                throw NotiplayError(.missingInput, file: argument, "no such file")
-            }
-            throw NotiplayError(.badData, file: argument, "cannot be opened: \(text(error))")
-        }
-    }
-
-    private static func read(_ path: String, count: Int, at offset: Int) throws(SystemCallError) -> [UInt8] {
-        let file = try Posix.open(path, .readOnly, options: [.closeOnExec, .noControllingTerminal, .nonBlocking])
-        defer { Posix.close(file) }
-        return try Posix.read(file, count: count, at: offset)
-    }
-
-    static func describe(_ type: FileType) -> String {
-        switch type {
-        case .directory: "a directory"
-        case .characterSpecial: "a character device"
-        case .blockSpecial: "a block device"
-        case .fifo: "a FIFO"
-        case .socket: "a socket"
-        default: "not a regular file"
-        }
-    }
-
-    static func megabytes(_ bytes: Int) -> String {
-        let mb = Double(bytes) / 1_048_576
-        return mb >= 10 ? "\(Int(mb.rounded())) MB" : "\((mb * 10).rounded() / 10) MB"
-    }
-
-    /// The system's reason for `error`, in lower case as it ends a message.
-    static func text(_ error: SystemCallError) -> String {
-        error.reason.lowercased()
-    }
 }
 
 extension Unicode.Scalar {

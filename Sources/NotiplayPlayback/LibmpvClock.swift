@@ -3,6 +3,8 @@
 /// libmpv tells the end of a file (`END_FILE`, then `idle-active` once its output drained).
 struct LibmpvClock: OutputClock {
     let libmpvOptions: [(String, String)]
+    /// The capture file of the `pcm` output, checked after each file.
+    var pcm: PCMCaptureFile? = nil
 
     var heardSeconds: Double? { nil }
     var heardAll: Bool { true }
@@ -53,6 +55,13 @@ struct LibmpvClock: OutputClock {
 
     func takeOwnEnd(of item: PlaybackItemID) -> Bool { false }
 
+    /// libmpv's `pcm` output writes its header's sizes and flushes what libc buffered when it
+    /// closes, which libmpv does before it reports itself idle: the file then tells what was lost.
+    func captureFailure(engine: MPVEngine) -> PlaybackFailure? {
+        guard let pcm else { return nil }
+        return pcm.writeFailure()
+    }
+
     /// libmpv's `pause` is `paused` (as reported, or as just set).
     private func follow(paused: Bool, _ engine: MPVEngine) {
         engine.state.paused = paused
@@ -72,6 +81,7 @@ struct LibmpvClock: OutputClock {
     /// libmpv's `time-pos` is `position`: sent on, at most every `positionInterval` while playing.
     private func follow(position: Double, _ engine: MPVEngine) {
         guard let item = engine.state.current, engine.state.active, engine.state.restarted else { return }
+        engine.state.lastPosition = position
         if !engine.state.playing { engine.state.restartPosition = position }
         let now = ContinuousClock.now
         if engine.state.playing, let sent = engine.state.positionSent, now - sent < engine.positionInterval { return }

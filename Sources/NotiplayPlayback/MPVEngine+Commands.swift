@@ -92,18 +92,21 @@ extension MPVEngine {
             state.draining = nil
             emit(.ended(.stopped), item: draining)
         }
+        // Opened and checked now; libmpv reads this descriptor (`fd://`, which it neither opens
+        // nor closes), never the path: what was checked is what plays.
+        let opened = try file.open()
         try outputClock.prepareLoad(options, engine: self)
         try mpv.check(
             mpv.set_property_string(h, "start", options.start.map(Self.timeString) ?? "none"), "set start")
         try mpv.check(
             mpv.set_property_string(h, "end", options.end.map(Self.timeString) ?? "none"), "set end")
         try setLibmpvVolume(options.volume)
-        // `file.path` is absolute, so libmpv can never read it as a URL or an option.
-        let result = try command(["loadfile", file.path, "replace"], "loadfile")
+        let result = try command(["loadfile", "fd://\(opened.descriptor)", "replace"], "loadfile")
         guard let id = result else {
             throw PlaybackFailure(code: -1, message: "libmpv returned no playlist entry id", operation: "loadfile")
         }
         let item = PlaybackItemID(id)
+        openFiles[item] = opened
         resumeSeekWaiters(throwing: PlaybackFailure(code: -1002, message: "another file was loaded", operation: "seek"))
         finishDraining(except: item)
         state.current = item
@@ -115,6 +118,7 @@ extension MPVEngine {
         // file's last one.
         state.positionSent = nil
         state.restartPosition = max(0, options.start ?? 0)
+        state.lastPosition = nil
         return item
     }
 

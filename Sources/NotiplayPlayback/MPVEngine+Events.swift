@@ -1,6 +1,7 @@
 internal import CMPV
 import Dispatch
 import Logging
+import NotiplayCore
 
 extension MPVEngine {
     /// Takes every pending event off libmpv's queue and acts on it. Runs on `queue`.
@@ -20,6 +21,9 @@ extension MPVEngine {
         case MPV_EVENT_START_FILE:
             guard let data = event.data else { return }
             let item = PlaybackItemID(data.assumingMemoryBound(to: mpv_event_start_file.self).pointee.playlist_entry_id)
+            // libmpv plays its entries one at a time, in order: an earlier one still open was
+            // replaced before it started, and will never be read.
+            openFiles = openFiles.filter { $0.key.rawValue >= item.rawValue }
             finishDraining(except: item)
             if state.current != item {
                 // Started by libmpv itself (not our `loadfile`): adopt it all the same.
@@ -29,6 +33,7 @@ extension MPVEngine {
             state.restarted = false
             state.playing = false
             state.idle = false
+            state.lastPosition = nil
             state.duration = nil
             state.loadedAnnounced = false
             state.idleOverdue = false
@@ -69,7 +74,10 @@ extension MPVEngine {
         case MPV_EVENT_END_FILE:
             guard let data = event.data else { return }
             let end = data.assumingMemoryBound(to: mpv_event_end_file.self).pointee
-            endFile(PlaybackItemID(end.playlist_entry_id), reason: end.reason, error: end.error)
+            let item = PlaybackItemID(end.playlist_entry_id)
+            endFile(item, reason: end.reason, error: end.error)
+            // libmpv closed its stream before it sent `END_FILE`.
+            openFiles[item] = nil
 
         case MPV_EVENT_PROPERTY_CHANGE:
             guard let data = event.data, let property = ObservedProperty(rawValue: event.reply_userdata) else { return }
@@ -113,10 +121,12 @@ extension MPVEngine {
         }
         switch reason {
         case MPV_END_FILE_REASON_EOF:
-            guard isCurrent else { return emit(.ended(.endOfFile), item: item) }
+            let ending = isCurrent ? endOfFileReason(of: item, at: state.lastPosition ?? state.restartPosition) : .endOfFile
+            guard isCurrent else { return emit(.ended(ending), item: item) }
             // The last audio is still in the output's buffer: `ended` waits for `idle-active`
             // (and for a paced capture to have played it; with `keep-open` this is rare).
             state.draining = item
+            state.drainingReason = ending
             checkDrain()
             queue.asyncAfter(deadline: .now() + .seconds(3)) { [weak self] in
                 guard let self, self.state.draining == item else { return }
@@ -151,16 +161,42 @@ extension MPVEngine {
         finishDraining(except: nil)
     }
 
-    /// How the file still draining ends if cut now: at its end, or stopped before it was all heard.
+    /// How the file still draining ends if cut now: as it reached its end, or stopped before it
+    /// was all heard.
     func drainingEndReason() -> EndReason {
-        outputClock.heardAll ? .endOfFile : .stopped
+        outputClock.heardAll ? state.drainingReason : .stopped
     }
 
     /// Sends the `ended` event of a file whose audio finished draining, unless it is `except`.
+    /// With `except`, another file has begun: the output's capture now takes that one, and is not
+    /// checked.
     func finishDraining(except item: PlaybackItemID?) {
         guard let draining = state.draining, draining != item else { return }
         state.draining = nil
-        emit(.ended(.endOfFile), item: draining)
+        guard item == nil else { return emit(.ended(state.drainingReason), item: draining) }
+        endHeardFile(draining, state.drainingReason)
+    }
+
+    /// Sends the `ended` event of `item`, whose audio was all heard, libmpv being idle: `reason`,
+    /// unless the output's capture file failed to take it (then an `error` and a failed end).
+    func endHeardFile(_ item: PlaybackItemID, _ reason: EndReason) {
+        if let failure = outputClock.captureFailure(engine: self) {
+            found(failure)
+            logger.error("\(failure.message)")
+            emit(.error(failure), item: item)
+            emit(.ended(.failed(failure)), item: item)
+        } else {
+            emit(.ended(reason), item: item)
+        }
+    }
+
+    /// How `item`, which libmpv read to its end, ended: at its end, or ``EndReason/truncated(at:)``
+    /// at `position` when the open file is shorter now than when it was opened (it was cut while
+    /// it played, so its audio ran out early).
+    func endOfFileReason(of item: PlaybackItemID, at position: Double) -> EndReason {
+        guard let opened = openFiles[item], opened.wasTruncated else { return .endOfFile }
+        logger.debug("\(opened.file.displayName) was cut short while it played; its audio ended at \(position) s")
+        return .truncated(at: position)
     }
 
     private func propertyChanged(_ property: ObservedProperty, _ change: mpv_event_property) {

@@ -67,7 +67,7 @@ extension MPVEngine {
         case .null(let untimed):
             LibmpvClock(libmpvOptions: [("ao", "null"), ("ao-null-untimed", untimed ? "yes" : "no")])
         case .pcm(let path):
-            LibmpvClock(libmpvOptions: [("ao", "pcm"), ("ao-pcm-file", path), ("ao-pcm-waveheader", "yes")])
+            try pcmClock(path)
         case .system(let untimed):
             // libmpv's own probe order on Linux, then null so that playback never fails for
             // want of a device; `current-ao` tells whether the fallback was taken.
@@ -77,6 +77,14 @@ extension MPVEngine {
         case .pacedCapture(let path, let temporaryFolder):
             try PacedCaptureClock(path: path, temporaryFolder: temporaryFolder, pacingClock: pacingClock)
         }
+    }
+
+    /// The clock of the `pcm` output: libmpv writes the capture file the engine opened and
+    /// checked, through /proc, never the path it was given.
+    private static func pcmClock(_ path: String) throws(PlaybackFailure) -> LibmpvClock {
+        let file = try PCMCaptureFile(path: path)
+        return LibmpvClock(
+            libmpvOptions: [("ao", "pcm"), ("ao-pcm-file", file.libmpvPath), ("ao-pcm-waveheader", "yes")], pcm: file)
     }
 
     /// The hook that holds a newly opened file until its duration was read.
@@ -122,7 +130,7 @@ extension MPVEngine {
     ///
     /// With a paced capture: what was not heard yet is thrown away (a write of libmpv's blocked on
     /// the pipe ends at once), libmpv closes its output, then the capture finishes its WAV file
-    /// and removes its pipe.
+    /// and removes its pipe. With a capture, a write failure not reported yet is reported then.
     func close() {
         dispatchPrecondition(condition: .onQueue(queue))
         guard let h = handle else { return }
@@ -138,6 +146,15 @@ extension MPVEngine {
         outputClock.releaseOutput()
         mpv.terminate_destroy(h)
         handle = nil
+        // libmpv is gone: nothing reads the files any more.
+        openFiles = [:]
+        // Its output is closed: the capture file is complete, and tells whether a write failed
+        // since the last file's end was checked.
+        if captureFailure == nil, let failure = outputClock.captureFailure(engine: self) {
+            found(failure)
+            logger.error("\(failure.message)")
+            emit(.error(failure), item: nil)
+        }
         outputClock.finish()
         finishSubscribers()
     }

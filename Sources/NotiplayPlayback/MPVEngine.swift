@@ -8,7 +8,9 @@ import Synchronization
 ///
 /// libmpv runs with no config file, no scripts, no terminal output, no video, no ytdl, and with
 /// the libavformat demuxer forced, so it never expands playlists, archives or references. It only
-/// ever opens ``AudioFile`` values, which exist only after validation.
+/// ever reads ``AudioFile`` values, which exist only after validation, and reads them through a
+/// descriptor the engine opened and checked (``AudioFile/open()``, then `fd://N`): libmpv never
+/// opens a path.
 ///
 /// Threading: every libmpv call and every read or write of the mutable state happens on
 /// ``queue``, a serial dispatch queue. The wakeup callback only schedules a drain on that queue.
@@ -22,6 +24,11 @@ public final class MPVEngine: PlaybackEngine, @unchecked Sendable {
     var handle: OpaquePointer?
     /// What the engine knows of the current file. Guarded by `queue`.
     var state = State()
+    /// The files handed to libmpv, by the entry that reads them, until libmpv is done with them:
+    /// their `END_FILE` came, or a later entry started (libmpv never opens a replaced entry), or
+    /// the handle was destroyed. Closing one sooner could let libmpv read a file opened later
+    /// under the same descriptor number. Guarded by `queue`; outlives `state`'s resets.
+    var openFiles: [PlaybackItemID: OpenAudioFile] = [:]
     /// Where audio goes.
     public let output: AudioOutput
     let logger: Logger
@@ -30,6 +37,7 @@ public final class MPVEngine: PlaybackEngine, @unchecked Sendable {
     let outputClock: any OutputClock
 
     private let subscribers = Mutex<Subscribers>(Subscribers())
+    private let captureFailureFound = Mutex<PlaybackFailure?>(nil)
     private let drainScheduled = Atomic<Bool>(false)
     private let wakeupBox: Unmanaged<WakeupBox>
 
@@ -54,6 +62,10 @@ public final class MPVEngine: PlaybackEngine, @unchecked Sendable {
         var playing = false
         /// The file that reached its end and whose audio is still draining.
         var draining: PlaybackItemID?
+        /// How `draining` ended: at its end, or cut short while it played.
+        var drainingReason = EndReason.endOfFile
+        /// The last `time-pos` libmpv reported for `current` (every one, not only those sent).
+        var lastPosition: Double?
         /// libmpv's `idle-active` property.
         var idle = true
         /// `idle-active` did not come within 3 s of the end of `draining`.
@@ -133,6 +145,19 @@ public final class MPVEngine: PlaybackEngine, @unchecked Sendable {
     /// Seconds heard through ``AudioOutput/pacedCapture(path:temporaryFolder:)``; `nil` for other
     /// outputs.
     public var heardSeconds: Double? { outputClock.heardSeconds }
+
+    /// The first failed write of the capture file (``AudioOutput/pcm(path:)``,
+    /// ``AudioOutput/pacedCapture(path:temporaryFolder:)``) found so far: a full disk, an I/O
+    /// error. It was reported as an `error` event and a failed end of the file it hit, and the
+    /// file is checked once more at ``shutdown()`` (an engine-wide `error` event then). `nil` for
+    /// other outputs, and while every write went well. Readable from any thread, at any time,
+    /// also after shutdown: a command line turns it into a failing exit.
+    public var captureFailure: PlaybackFailure? { captureFailureFound.withLock { $0 } }
+
+    /// Keeps `failure` as ``captureFailure`` unless one was found before.
+    func found(_ failure: PlaybackFailure) {
+        captureFailureFound.withLock { if $0 == nil { $0 = failure } }
+    }
 
     // MARK: Events out
 

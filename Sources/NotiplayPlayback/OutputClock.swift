@@ -65,6 +65,10 @@ protocol OutputClock: Sendable {
     /// Whether libmpv's `END_FILE` of `item` is the stop of a file the clock ended itself, which is
     /// no news. Answers `true` once per such stop.
     func takeOwnEnd(of item: PlaybackItemID) -> Bool
+
+    /// A file's audio was all heard and libmpv is idle: the failure of the output's capture file
+    /// to report instead of its end (a write failed: a full disk, an I/O error), or `nil`.
+    func captureFailure(engine: MPVEngine) -> PlaybackFailure?
 }
 
 /// A change of an observed libmpv property that a clock may follow.

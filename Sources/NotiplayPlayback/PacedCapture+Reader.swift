@@ -108,13 +108,27 @@ extension PacedCapture {
         }
     }
 
+    /// Appends `bytes` to the WAV file. A write that fails (or makes no progress: a full disk)
+    /// is kept as ``Shared/writeError``, and nothing more is written.
     private func writeToFile(_ bytes: UnsafeRawBufferPointer) {
+        guard shared.withLock({ $0.writeError == nil }) else { return }
         var offset = 0
+        var failed: SystemCallError?
         while offset < bytes.count {
             let rest = UnsafeRawBufferPointer(rebasing: bytes[offset...])
-            guard let n = try? Posix.write(FileDescriptor(rawValue: fileFD), rest), n > 0 else { break }
-            offset += n
+            do {
+                let n = try Posix.write(FileDescriptor(rawValue: fileFD), rest)
+                guard n > 0 else {
+                    failed = SystemCallError("write", .noSpace)
+                    break
+                }
+                offset += n
+            } catch {
+                failed = error
+                break
+            }
         }
+        if let failed { shared.withLock { $0.writeError = failed } }
         // Only whole frames count: a short write (a full disk) leaves the WAV file consistent.
         let whole = offset - offset % frameBytes
         if whole < offset {

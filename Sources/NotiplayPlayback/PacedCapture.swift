@@ -68,10 +68,13 @@ final class PacedCapture: @unchecked Sendable {
         var notifyInterval: Int64 = 50_000_000
         /// Bytes put into the WAV file, header excluded.
         var written: Int64 = 0
+        /// The first write to the WAV file that failed; nothing is written after it.
+        var writeError: SystemCallError?
     }
 
-    /// Opens (creates or truncates) the WAV file at `path`, makes the pipe in a new private folder
-    /// in `temporaryFolder` and starts the reader thread, muted. The reader paces itself by `clock`.
+    /// Opens (creates or empties) the WAV file at `path` (``CaptureFile/open(_:header:)``: a
+    /// regular file on a disk), makes the pipe in a new private folder in `temporaryFolder` and
+    /// starts the reader thread, muted. The reader paces itself by `clock`.
     /// - Throws: ``PlaybackFailure`` (``PlaybackFailure/captureFailed``) if the file cannot be
     ///   written, or the folder, the pipe or the thread cannot be made.
     init(
@@ -91,14 +94,7 @@ final class PacedCapture: @unchecked Sendable {
             for step in undo.reversed() { step() }
             return Self.failure(what, error.errno)
         }
-        let file: FileDescriptor
-        do {
-            file = try Posix.open(
-                path, .writeOnly, options: [.create, .truncate, .closeOnExec, .noControllingTerminal],
-                permissions: [.ownerReadWrite, .groupRead, .otherRead])
-        } catch {
-            throw fail("cannot write the audio capture file \(path)", error)
-        }
+        let file = try CaptureFile.open(path, header: WAVHeader.bytes(dataBytes: 0, sampleRate: sampleRate, channels: channels))
         undo.append { Posix.close(file) }
 
         // mkdtemp makes the folder with mode 0700: no one else can open the pipe.
@@ -134,13 +130,6 @@ final class PacedCapture: @unchecked Sendable {
         let wake: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
         do { wake = try Posix.pipe() } catch { throw fail("cannot make the capture's wakeup pipe", error) }
         undo.append { Posix.close(wake.readEnd); Posix.close(wake.writeEnd) }
-        let header = WAVHeader.bytes(dataBytes: 0, sampleRate: sampleRate, channels: channels)
-        do {
-            try Posix.writeAll(file, header)
-        } catch {
-            throw fail("cannot write the audio capture file \(path)", error)
-        }
-
         self.folder = folder
         fifoPath = fifo
         pipeFD = reader.rawValue
@@ -191,6 +180,12 @@ final class PacedCapture: @unchecked Sendable {
     /// or it may also throw away what comes next.
     func discard() {
         shared.withLock { s in dropAvailable(&s, limit: Int.max) }
+    }
+
+    /// Why the WAV file lost audio, if a write to it failed (a full disk, an I/O error): from then
+    /// on what is heard is no longer written.
+    var writeFailure: PlaybackFailure? {
+        shared.withLock { $0.writeError }.map { CaptureFile.failure(path, $0.reason.lowercased()) }
     }
 
     /// Whether everything libmpv wrote into the pipe has been read.

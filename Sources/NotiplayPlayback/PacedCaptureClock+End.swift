@@ -19,6 +19,8 @@ extension PacedCaptureClock {
         if let reached = engine.flagProperty("eof-reached") { endReached(reached, engine) }
     }
 
+    func captureFailure(engine: MPVEngine) -> PlaybackFailure? { capture.writeFailure }
+
     func takeOwnEnd(of item: PlaybackItemID) -> Bool {
         guard item == state.endedByEngine else { return false }
         state.endedByEngine = nil
@@ -71,13 +73,14 @@ extension PacedCaptureClock {
         guard let item = engine.state.current, engine.state.active, engine.state.restarted, state.eofReached,
             !engine.state.paused, capture.mode == .playing, capture.isDrained
         else { return }
+        let ending = engine.endOfFileReason(of: item, at: position(engine: engine) ?? 0)
         engine.state.active = false
         engine.state.playing = false
         engine.state.restarted = false
         state.eofReached = false
         state.endedByEngine = item
         capture.setMode(.muted)
-        engine.emit(.ended(.endOfFile), item: item)
+        engine.endHeardFile(item, ending)
         do {
             try engine.command(["stop"], "stop")
         } catch {

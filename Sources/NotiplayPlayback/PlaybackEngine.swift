@@ -15,6 +15,12 @@ public enum AudioOutput: Sendable, Equatable {
     /// Discard the audio, paced in real time, or as fast as it decodes when `untimed`.
     case null(untimed: Bool)
     /// Write exactly what was rendered to a WAV file at `path`; never paced.
+    ///
+    /// The engine opens and checks the file when it starts: a regular file on a disk, or a
+    /// new one in a folder that exists — a device, a FIFO or a file of `/proc` or `/sys` is
+    /// refused (``PlaybackFailure/captureFailed``). libmpv writes that open file. A write that
+    /// fails meanwhile (a full disk) ends the file it hit with an error
+    /// (``MPVEngine/captureFailure``).
     case pcm(path: String)
     /// The system's sound device (PipeWire, PulseAudio or ALSA); falls back to ``null(untimed:)``
     /// when there is none, announced once by a ``PlaybackEvent/Kind/outputFallback(using:)`` event.
@@ -26,7 +32,9 @@ public enum AudioOutput: Sendable, Equatable {
     /// buffered and not heard yet, as a sound card does; positions and `ended` follow what was
     /// heard. ``PlaybackEngine/heardSeconds`` tells how much so far. The file is created (or
     /// truncated) when the engine starts and holds a complete WAV header once the engine is shut
-    /// down. Its folder must exist and be writable.
+    /// down. Its folder must exist and be writable, and it must be a regular file on a disk, as
+    /// for ``pcm(path:)``; a write that fails meanwhile (a full disk) ends the file it hit with an
+    /// error, and nothing more is written.
     ///
     /// The audio reaches the capture through a named pipe, in a private folder the engine makes
     /// in `temporaryFolder` (a command line passes its `TMPDIR`) and removes at shutdown.
@@ -100,6 +108,10 @@ public enum EndReason: Sendable, Equatable {
     case stopped
     /// The file could not be played; an ``PlaybackEvent/Kind/error(_:)`` event came first.
     case failed(PlaybackFailure)
+    /// The file was cut short (truncated) while it played: its audio ran out early, `at` this
+    /// position in seconds, short of the end it had when it was opened. The file's data ended
+    /// there; nothing failed in the engine.
+    case truncated(at: Double)
 }
 
 /// Something that happened in the engine.
@@ -146,9 +158,15 @@ public protocol PlaybackEngine: AnyObject, Sendable {
     func events() -> AsyncStream<PlaybackEvent>
 
     /// Opens `file` and starts it (or holds it paused, per `options`), replacing the current file.
+    ///
+    /// The file is opened here with ``AudioFile/open()``, which checks the open file as
+    /// validation did, and the player reads that open file, never the path: a file swapped for
+    /// a FIFO, a device or a link since it was validated is refused, and what was checked is
+    /// what plays.
     /// - Returns: The id that this file's events carry.
-    /// - Throws: ``PlaybackFailure`` if the engine refused the command. Decoding errors arrive
-    ///   later, as events.
+    /// - Throws: `NotiplayError` (naming the file) if it no longer passes those checks;
+    ///   ``PlaybackFailure`` if the engine refused the command. Decoding errors arrive later,
+    ///   as events.
     func load(_ file: AudioFile, options: PlaybackOptions) async throws -> PlaybackItemID
 
     /// Resumes rendering the current file.

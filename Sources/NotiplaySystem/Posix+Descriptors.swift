@@ -27,6 +27,41 @@ extension Posix {
         return Int(count)
     }
 
+    /// Clears `O_NONBLOCK` (`fcntl(2)`, `F_SETFL`): reads of `file` wait again.
+    package static func setBlocking(_ file: FileDescriptor) throws(SystemCallError) {
+        let flags = try call("fcntl") { fcntl(file.rawValue, F_GETFL) }
+        try call("fcntl") { fcntl(file.rawValue, F_SETFL, flags & ~O_NONBLOCK) }
+    }
+
+    /// The type of the file system `file` is on (`ext4`, `tmpfs`, `proc`, `sysfs`…), as
+    /// `/proc/self/mountinfo` names it for the file's device; `nil` when it cannot be told.
+    package static func fileSystemType(_ file: FileDescriptor) -> String? {
+        guard let raw = try? status(of: file).deviceID.rawValue else { return nil }
+        let device = UInt64(raw)
+        // glibc's `major`/`minor` encoding of a `dev_t`.
+        let major = (device >> 8) & 0xFFF | (device >> 32) & ~UInt64(0xFFF)
+        let minor = device & 0xFF | (device >> 12) & ~UInt64(0xFF)
+        guard let table = try? open("/proc/self/mountinfo", .readOnly, options: [.closeOnExec]) else { return nil }
+        defer { close(table) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 14)
+        while let n = try? chunk.withUnsafeMutableBytes({ buffer throws(SystemCallError) in try read(table, into: buffer) }),
+            n > 0
+        {
+            bytes += chunk[..<n]
+        }
+        // "36 35 98:0 /root /mount rw,noatime master:1 - ext3 /dev/root rw": the device is the
+        // third field, the type follows the lone "-".
+        let wanted = "\(major):\(minor)"
+        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            guard fields.count > 2, fields[2] == wanted, let dash = fields.firstIndex(of: "-"), dash + 1 < fields.count
+            else { continue }
+            return String(fields[dash + 1])
+        }
+        return nil
+    }
+
     /// `isatty(3)`.
     package static func isTerminal(_ file: FileDescriptor) -> Bool {
         isatty(file.rawValue) == 1

@@ -80,6 +80,15 @@ package enum Posix {
         }
     }
 
+    /// `lstat(2)`: what `path` names, a symbolic link itself rather than its target.
+    package static func linkStatus(of path: String) throws(SystemCallError) -> Stat {
+        do {
+            return try Stat(FilePath(path), followTargetSymlink: false)
+        } catch {
+            throw SystemCallError("lstat", error)
+        }
+    }
+
     /// `fstat(2)`.
     package static func status(of file: FileDescriptor) throws(SystemCallError) -> Stat {
         do {

@@ -49,6 +49,35 @@ struct PlayEventsTests {
         #expect(last["state"] as? String == "ended", "last line: \(last)")
         #expect(last["reason"] as? String == "stopped", "last line: \(last)")
     }
+
+    /// A 20 s file cut to 1 s of audio once it plays (in real time): it used to end at
+    /// `position` 20, `reason` `eof`, exit 0. The truncation comes right after the `started`
+    /// line (SIGCONT, which a running process ignores, is sent from the task reading the output
+    /// as soon as that line is out); libmpv reads only a little ahead of what plays.
+    @Test("A file cut short while it plays: ended where its audio stopped, reason truncated, and 65")
+    func cutWhilePlaying() async throws {
+        let scratch = try E2E.scratch()
+        defer { E2E.remove(scratch) }
+        let file = scratch.appendingPathComponent("cut.wav").path
+        try TestMedia.writeTone(to: file, seconds: 20, sampleRate: 48_000, channels: 2)
+        let result: RunResult? = try await E2E.withChildSlot {
+            let child = ChildProcess(try E2E.binary(), ["play", file, "--audio", "null", "--events", "jsonl"])
+            try await child.start()
+            let started = await child.send(SIGCONT, whenStdout: { data in
+                String(decoding: data, as: UTF8.self).contains(#""state":"started""#)
+            }, timeout: 30)
+            if started != nil { #expect(truncate(file, 44 + 48_000 * 4) == 0) } else { child.send(SIGKILL) }
+            return try await child.finish(timeout: 30)
+        }
+        let run = try #require(result)
+        #expect(run.status == 65 && !run.signaled, "\(run)")
+        let ended = try #require(eventLines(run.stdoutText).last, "\(run)")
+        #expect(ended["state"] as? String == "ended" && ended["reason"] as? String == "truncated", "\(ended)")
+        let position = try #require((ended["position"] as? NSNumber)?.doubleValue)
+        #expect(position < 19, "\(ended)")
+        #expect(run.stderrText.hasPrefix("notiplay: \(file): was cut short while it played: its audio ended at 0:0"), "\(run)")
+        #expect(run.stderrText.hasSuffix(", not at its end (0:20.0)\n"), "\(run)")
+    }
 }
 
 /// Plays `file` in real time with `--events jsonl` and sends SIGINT once the playback started

@@ -1,5 +1,6 @@
 import Foundation
 import NotiplayCenter
+import NotiplayTestSupport
 import Testing
 
 @Suite("Store: a full disk fails the write with an I/O error, stores nothing, and the store keeps working")

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import NotiplayCenter
+import NotiplayTestSupport
 import Testing
 
 @Suite("Store: a folder or file that cannot be made or read is a typed error naming it")

@@ -270,6 +270,31 @@ extension RealEngine {
             #expect(try WAVFile(contentsOf: out).frames == 44_100)
         }
 
+        /// A 64 KiB disk takes 0.37 s of the 2 s chime: the capture keeps what fitted, in whole
+        /// frames, and the file's end is the write's failure (it used to be a plain end of file).
+        @Test(.enabled(if: Tmpfs.works, Tmpfs.note))
+        func aFullDiskEndsTheFileWithTheWriteFailure() async throws {
+            let scratch = try TestMedia.scratch().path
+            let disk = try Tmpfs(in: scratch, size: "64k")
+            defer { disk.unmount() }
+            let out = disk.path + "/heard.wav"
+            let clock = VirtualPacingClock()
+            let engine = try Media.engine(out, clock: clock)
+            var events = EventCursor(engine)
+            let item = try await engine.load(try Media.file("chime.wav"), options: PlaybackOptions())
+            try await events.next { $0.item == item && $0.kind.isStarted }
+            try await clock.playOut()
+            let reason = try await events.end(of: item)
+            let failure = PlaybackFailure(
+                code: PlaybackFailure.captureFailed,
+                message: "cannot write the audio capture file \(out): no space left on device", operation: "capture")
+            #expect(reason == .failed(failure))
+            #expect(events.kinds(of: item).contains(.error(failure)))
+            await engine.shutdown()
+            let wav = try WAVFile(contentsOf: out)
+            #expect(wav.frames > 0 && wav.frames < 88_200, "\(wav)")
+        }
+
         @Test func otherOutputsDoNotMeasureWhatIsHeard() async throws {
             let engine = try MPVEngine(output: .null(untimed: true))
             #expect(engine.heardSeconds == nil)
@@ -280,6 +305,22 @@ extension RealEngine {
 
 /// No libmpv: the capture fails before a handle is made.
 struct PacedCaptureSetupTests {
+    /// A capture goes to a regular file on a disk: a device or a file of /proc is refused before
+    /// anything is written to it (a WAV header written to /proc/sysrq-trigger, as root, would act).
+    @Test(arguments: [
+        ("/dev/full", "it is a character device, not a regular file"),
+        ("/proc/version", "it is a file of the kernel's proc file system, not a file on a disk"),
+    ])
+    func aPathThatIsNoFileOnADiskIsRefused(path: String, why: String) throws {
+        for output in [AudioOutput.pacedCapture(path: path), .pcm(path: path)] {
+            #expect(throws: PlaybackFailure(
+                code: PlaybackFailure.captureFailed, message: "cannot write the audio capture file \(path): \(why)",
+                operation: "capture")) {
+                _ = try MPVEngine(output: output)
+            }
+        }
+    }
+
     @Test func anUnwritableFileIsAClearFailure() throws {
         let folder = try TestMedia.scratch()
         for path in [folder.appendingPathComponent("missing/heard.wav").path, folder.path] {

@@ -223,6 +223,7 @@ final class MatrixCard {
                 case .endOfFile: "endOfFile"
                 case .stopped: "stopped"
                 case .failed(let failure): "failed: \(failure)"
+                case .truncated(let position): "truncated at \(position)"
                 }
             log.record("ended", [item, ("reason", .string(name))])
         case .error(let failure): log.record("error", [item, ("message", .string("\(failure)"))])

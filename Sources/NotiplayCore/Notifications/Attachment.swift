@@ -157,7 +157,8 @@ public struct AttachmentValidator: Sendable {
                 error.reason.replacing("(expected WAV", with: "(expected PNG, JPEG, GIF or HEIC, or WAV"))
         }
         try check(file, argument, limit: limits.audio, what: "audio")
-        let audio = AudioFile(path: file.path, argument: argument, format: format, byteCount: file.size)
+        let audio = AudioFile(
+            path: file.path, argument: argument, format: format, byteCount: file.size, sizeLimit: limits.audio)
         return UNNotificationAttachment(
             identifier: name, path: file.path, type: format.typeIdentifier, kind: .audio(audio),
             byteCount: file.size)

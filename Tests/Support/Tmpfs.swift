@@ -1,15 +1,15 @@
 // A small tmpfs mounted for one test (mount(2) as root), to fill a disk or make one read-only.
 import Foundation
 import Glibc
-import Testing
+public import Testing
 
 /// A tmpfs of a given size, mounted on a new folder in a scratch folder.
-struct Tmpfs {
+public struct Tmpfs {
     /// The mount point.
-    let path: String
+    public let path: String
 
     /// Mounts a tmpfs of `size` (`mount -o size=…`) on `scratch/disk`.
-    init(in scratch: String, size: String) throws {
+    public init(in scratch: String, size: String) throws {
         path = scratch + "/disk"
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
         guard mount("tmpfs", path, "tmpfs", 0, "size=\(size),mode=0700") == 0 else {
@@ -18,7 +18,7 @@ struct Tmpfs {
     }
 
     /// Makes the file system read-only (or writable again); nothing may be open for writing.
-    func remount(readOnly: Bool) throws {
+    public func remount(readOnly: Bool) throws {
         let flags = UInt(MS_REMOUNT) | (readOnly ? UInt(MS_RDONLY) : 0)
         guard mount("tmpfs", path, "tmpfs", flags, nil) == 0 else {
             throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EPERM)
@@ -26,12 +26,12 @@ struct Tmpfs {
     }
 
     /// Detaches the file system (lazily: a store still open on it does not keep it mounted).
-    func unmount() {
+    public func unmount() {
         _ = umount2(path, Int32(MNT_DETACH))
     }
 
     /// Whether this process may mount a tmpfs (root, with the capability to mount).
-    static let works: Bool = {
+    public static let works: Bool = {
         guard getuid() == 0, let scratch = try? FileManager.default.url(
             for: .itemReplacementDirectory, in: .userDomainMask,
             appropriateFor: FileManager.default.temporaryDirectory, create: true)
@@ -43,5 +43,5 @@ struct Tmpfs {
     }()
 
     /// Why the tests that need one are skipped.
-    static let note: Comment = "needs a tmpfs: mount(2) as root was refused here"
+    public static let note: Comment = "needs a tmpfs: mount(2) as root was refused here"
 }
