@@ -59,7 +59,14 @@ struct LibmpvClock: OutputClock {
     /// closes, which libmpv does before it reports itself idle: the file then tells what was lost.
     func captureFailure(engine: MPVEngine) -> PlaybackFailure? {
         guard let pcm else { return nil }
-        return pcm.writeFailure()
+        return pcm.writeFailure(outputClosed: outputClosed(engine: engine))
+    }
+
+    /// With a `pcm` file, whether libmpv closed it (`current-ao` unavailable): only then does its
+    /// header give the size of what was rendered. An `idle-active` seen before may be one libmpv
+    /// sent before the file began, so being idle is not enough.
+    func outputClosed(engine: MPVEngine) -> Bool {
+        pcm == nil || !engine.hasProperty("current-ao")
     }
 
     /// libmpv's `pause` is `paused` (as reported, or as just set).

@@ -154,10 +154,12 @@ extension MPVEngine {
         }
     }
 
-    /// Ends the file still draining once libmpv is idle (or said nothing for 3 s) and the output
-    /// played all it was given.
+    /// Ends the file still draining once libmpv is idle (or said nothing for 3 s), the output
+    /// played all it was given, and (for a `pcm` file) libmpv closed it.
     func checkDrain() {
-        guard state.draining != nil, state.idle || state.idleOverdue, outputClock.heardAll else { return }
+        guard state.draining != nil, state.idle || state.idleOverdue, outputClock.heardAll,
+            state.idleOverdue || outputClock.outputClosed(engine: self)
+        else { return }
         finishDraining(except: nil)
     }
 
@@ -220,6 +222,8 @@ extension MPVEngine {
             emit(.duration(duration), item: item)
         case .currentAO:
             checkOutputFallback()
+            // A `pcm` file's output closing is what its end waits for.
+            checkDrain()
         case .eofReached:
             guard change.format == MPV_FORMAT_FLAG, let data = change.data else { return }
             outputClock.libmpvReported(.eofReached(data.assumingMemoryBound(to: Int32.self).pointee != 0), engine: self)
@@ -261,6 +265,14 @@ extension MPVEngine {
     }
 
     // MARK: Property reads (on `queue`)
+
+    /// Whether libmpv's property `name` is available now (`current-ao` is not while no output
+    /// is open).
+    func hasProperty(_ name: String) -> Bool {
+        guard let h = handle, let value = mpv.get_property_string(h, name) else { return false }
+        mpv.free(value)
+        return true
+    }
 
     func doubleProperty(_ name: String) -> Double? {
         guard let h = handle else { return nil }

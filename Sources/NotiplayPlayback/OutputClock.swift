@@ -69,6 +69,11 @@ protocol OutputClock: Sendable {
     /// A file's audio was all heard and libmpv is idle: the failure of the output's capture file
     /// to report instead of its end (a write failed: a full disk, an I/O error), or `nil`.
     func captureFailure(engine: MPVEngine) -> PlaybackFailure?
+
+    /// Whether the output that took the file is closed, so that ``captureFailure(engine:)`` can
+    /// tell: a file's end waits for it (libmpv closes its output when it goes idle, and says so by
+    /// `current-ao` becoming unavailable).
+    func outputClosed(engine: MPVEngine) -> Bool
 }
 
 /// A change of an observed libmpv property that a clock may follow.

@@ -36,17 +36,22 @@ final class PCMCaptureFile: Sendable {
     var libmpvPath: String { "/proc/self/fd/\(file.rawValue)" }
 
     /// Whether libmpv's writes of the file failed: `nil` when the file holds every byte of audio
-    /// its header says was rendered, else the failure to report. Call it once libmpv closed its
+    /// its header says was rendered, else the failure to report. `outputClosed`: libmpv closed its
     /// output (libmpv 0.35 closes it before it reports itself idle); before, the header does not
-    /// tell yet, and nothing is reported.
-    func writeFailure() -> PlaybackFailure? {
+    /// tell yet, and nothing is reported. After, a header still saying the output is open is one
+    /// libmpv failed to write (its last buffered write failed, and the header's with it).
+    func writeFailure(outputClosed: Bool) -> PlaybackFailure? {
         guard let size = (try? Posix.status(of: file)).map({ Int($0.size) }), size > 0,
             let header = try? Posix.read(file, count: 512, at: 0)
         else { return nil }
         guard let (dataOffset, dataSize) = Self.dataChunk(in: header) else {
             return CaptureFile.failure(path, "libmpv's WAV header is not in it; a write failed (is the disk full?)")
         }
-        guard dataSize != Self.openOutputDataSize else { return nil }
+        guard dataSize != Self.openOutputDataSize else {
+            guard outputClosed else { return nil }
+            return CaptureFile.failure(
+                path, "it holds \(max(0, size - dataOffset)) bytes of audio, and libmpv could not write its header's sizes; a write failed (is the disk full?)")
+        }
         let held = max(0, size - dataOffset)
         guard held < dataSize else { return nil }
         return CaptureFile.failure(

@@ -81,6 +81,9 @@ final class PacedCaptureClock: OutputClock, @unchecked Sendable {
 
     var heardAll: Bool { capture.isDrained }
 
+    /// The capture's reader took what it heard as it came (``heardAll``): nothing to wait for.
+    func outputClosed(engine: MPVEngine) -> Bool { true }
+
     func attach(to engine: MPVEngine) {
         capture.setNotify(interval: min(engine.positionInterval / 4, .milliseconds(50))) { [weak self, weak engine] in
             guard let self, let engine else { return }

@@ -41,7 +41,9 @@ struct PlayCaptureFailureTests {
         let error = try #require(events.first { $0["event"] as? String == "error" }, "\(result)")
         let message = try #require(error["message"] as? String)
         #expect(message.hasPrefix("voice-memo.m4a: cannot write the audio capture file \(capture): it holds "), "\(message)")
-        #expect(message.hasSuffix(" bytes of audio libmpv rendered; a write failed (is the disk full?)"), "\(message)")
+        // How much was lost is known when libmpv could write its header's sizes (not always: its
+        // last write and the header's can both fail).
+        #expect(message.hasSuffix("; a write failed (is the disk full?)"), "\(message)")
         #expect(result.stderrText.contains("cannot write the audio capture file \(capture)"), "\(result)")
     }
 
