@@ -64,7 +64,7 @@ struct ValidateCommand: ParsableCommand {
             case .script: "playback script"
             case .attachment: (result.details["media"]?.stringValue).map { "\($0) attachment" } ?? "attachment"
             }
-        var line = "\(TerminalText.clean(result.file)): \(result.valid ? "valid" : "invalid") \(kind)"
+        var line = "\(TerminalText.visible(result.file)): \(result.valid ? "valid" : "invalid") \(kind)"
         if result.valid, !result.details.memberNames.isEmpty {
             line += " (" + summary(result) + ")"
         }

@@ -44,7 +44,7 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
         } else {
             text = message
         }
-        return TerminalText.clean(text)
+        return TerminalText.visible(text)
     }
 }
 
