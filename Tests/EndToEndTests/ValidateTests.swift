@@ -132,6 +132,30 @@ struct ValidateTests {
         #expect((objects[1]["errors"] as? [String])?.first?.hasPrefix("byte ") == true, "\(result)")
     }
 
+    @Test("A key written twice: a warning naming it and both lines, the file still valid (exit 0)")
+    func duplicateKeys() async throws {
+        let dir = try folder([
+            "twice.apns": text("{\n  \"aps\": {\"alert\": \"a\"},\n  \"aps\": {\"alert\": \"b\",\n    \"alert\": \"c\"}\n}\n"),
+            "Memo.app.json": text("{\"name\": \"A\",\n \"name\": \"B\"}"),
+        ])
+        defer { E2E.remove(dir) }
+        let paths = ["twice.apns", "Memo.app.json"].map { dir.appendingPathComponent($0).path }
+        let result = try await notiplay("validate", paths[0], paths[1])
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result)")
+        #expect(
+            result.stdoutText == """
+                \(paths[0]): valid payload (no category, 53 bytes)
+                  warning: line 3, column 3: duplicate key "aps" (first at line 2); the last one is used
+                  warning: line 4, column 5: duplicate key "alert" in aps (first at line 3); the last one is used
+                \(paths[1]): valid app file ("B", no categories)
+                  warning: line 2, column 2: duplicate key "name" (first at line 1); the last one is used
+
+                """, "\(result)")
+        let json = try await notiplay("validate", "--json", paths[0])
+        let object = try #require(try jsonLines(json).first)
+        #expect(object["valid"] as? Bool == true && (object["warnings"] as? [String])?.count == 2, "\(json)")
+    }
+
     @Test("A missing file: exit 66, naming it")
     func missing() async throws {
         let result = try await notiplay("validate", "/no/such/file.apns")

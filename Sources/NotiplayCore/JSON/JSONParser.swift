@@ -30,11 +30,38 @@ public enum JSONParser {
     public static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
         try parse(Array(text.utf8))
     }
+
+    /// Parses one JSON text, as ``parse(_:)-([UInt8])`` does, and adds each member name written
+    /// twice in one object to `duplicateKeys`, in the order of the text (the last value is kept).
+    /// When the text does not parse, nothing is added.
+    public static func parse(_ bytes: [UInt8], duplicateKeys: inout [JSONDuplicateKey]) throws(JSONSyntaxError) -> JSONValue {
+        let (value, found) = try bytes.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in
+            var parser = Parser(bytes: buffer)
+            parser.duplicates = []
+            return (try parser.document(), parser.duplicates ?? [])
+        }
+        duplicateKeys += found
+        return value
+    }
 }
 
 private struct Parser {
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
+    /// The current line and where it starts, counted as whitespace is skipped (a line break
+    /// anywhere else is a syntax error).
+    var line = 1
+    var lineStart = 0
+
+    /// The member names written twice, when looked for (`nil`: not looked for, nothing below
+    /// is kept).
+    var duplicates: [JSONDuplicateKey]?
+    /// The line of each member of the objects being read, innermost object last.
+    var memberLines: [Int] = []
+    /// The path to the value being read.
+    var path: [JSONPathStep] = []
+    /// A known column on the current line, for counting the next one from.
+    var columnMark = (offset: 0, column: 1)
 
     init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -79,6 +106,8 @@ private struct Parser {
             index += 1
             return .object(object)
         }
+        let firstMember = memberLines.count
+        defer { if duplicates != nil { memberLines.removeSubrange(firstMember...) } }
         while true {
             skipSpace()
             guard index < bytes.count else { throw error("unexpected end of file inside an object") }
@@ -87,12 +116,24 @@ private struct Parser {
                 if bytes[index] == UInt8(ascii: "/") { throw error("comments are not allowed in JSON") }
                 throw error("unexpected \(describe(index)); expected a member name in double quotes")
             }
+            let keyStart = index
             let key = try string()
+            let existing = object.position(of: key)
+            if duplicates != nil {
+                if let existing {
+                    noteDuplicate(key, at: keyStart, firstLine: memberLines[firstMember + existing])
+                } else {
+                    memberLines.append(line)
+                }
+                path.append(.key(key))
+            }
             skipSpace()
             guard peek(UInt8(ascii: ":")) else { throw error("expected ':' after the member name \"\(key)\"") }
             index += 1
             skipSpace()
-            object[key] = try value(depth: depth)
+            let value = try value(depth: depth)
+            if duplicates != nil { path.removeLast() }
+            if let existing { object.replaceValue(at: existing, with: value) } else { object.appendNew(key, value) }
             skipSpace()
             guard index < bytes.count else { throw error("unexpected end of file inside an object; expected ',' or '}'") }
             switch bytes[index] {
@@ -115,9 +156,12 @@ private struct Parser {
             index += 1
             return .array(items)
         }
+        if duplicates != nil { path.append(.index(0)) }
+        defer { if duplicates != nil { path.removeLast() } }
         while true {
             skipSpace()
             if peek(UInt8(ascii: "]")) { throw error("trailing comma before ']'") }
+            if duplicates != nil { path[path.count - 1] = .index(items.count) }
             items.append(try value(depth: depth))
             skipSpace()
             guard index < bytes.count else { throw error("unexpected end of file inside an array; expected ',' or ']'") }
@@ -310,10 +354,26 @@ private struct Parser {
     mutating func skipSpace() {
         while index < bytes.count {
             switch bytes[index] {
-            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            case 0x0A:
+                index += 1
+                line += 1
+                lineStart = index
+            case 0x20, 0x0D, 0x09: index += 1
             default: return
             }
         }
+    }
+
+    /// Records `key`, starting at `offset` on the current line, as a repeat in the object being
+    /// read. Columns are counted on from the last one found, so that many repeats on one long
+    /// line cost one pass over it.
+    mutating func noteDuplicate(_ key: String, at offset: Int, firstLine: Int) {
+        if columnMark.offset < lineStart { columnMark = (lineStart, 1) }
+        var column = columnMark.column
+        for i in columnMark.offset..<offset where bytes[i] & 0xC0 != 0x80 { column += 1 }
+        columnMark = (offset, column)
+        duplicates?.append(
+            JSONDuplicateKey(key: key, objectPath: JSONPathStep.text(path), line: line, column: column, firstLine: firstLine))
     }
 
     func peek(_ byte: UInt8) -> Bool { index < bytes.count && bytes[index] == byte }
