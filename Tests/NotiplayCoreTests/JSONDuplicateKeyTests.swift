@@ -45,6 +45,26 @@ import Testing
             ])
     }
 
+    @Test("Twenty thousand repeats of one key on one line: each reported, at its own column")
+    func hostileRepeats() throws {
+        let (value, duplicates) = try parse("{" + Array(repeating: #""a": 0"#, count: 20_000).joined(separator: ",") + "}")
+        #expect(value.objectValue?.count == 1)
+        #expect(duplicates.count == 19_999)
+        #expect(duplicates.last == JSONDuplicateKey(key: "a", objectPath: "", line: 1, column: 2 + 19_999 * 7, firstLine: 1))
+    }
+
+    @Test("A repeat inside a repeated key's value: both, in the order of the text, columns counted in characters")
+    func nested() throws {
+        let (value, duplicates) = try parse(#"{"é": 0, "a": 1, "a": {"ü": "ö", "b": 1, "b": 2}, "é": 3}"#)
+        #expect(value["a"]?["b"] == .integer(2) && value["é"] == .integer(3))
+        #expect(
+            duplicates == [
+                JSONDuplicateKey(key: "a", objectPath: "", line: 1, column: 18, firstLine: 1),
+                JSONDuplicateKey(key: "b", objectPath: "a", line: 1, column: 42, firstLine: 1),
+                JSONDuplicateKey(key: "é", objectPath: "", line: 1, column: 51, firstLine: 1),
+            ])
+    }
+
     @Test("Nothing is reported for a text that does not parse, nor where no key repeats")
     func noneReported() throws {
         var duplicates: [JSONDuplicateKey] = []

@@ -117,12 +117,12 @@ public struct JSONObject: Sendable, Hashable, Sequence {
     }
 
     /// Sets the value of the member at `position` (from ``position(of:)``), keeping its place.
-    mutating func replaceValue(at position: Int, with value: JSONValue) {
+    mutating func replaceValue(at position: Int, with value: consuming JSONValue) {
         members[position].value = value
     }
 
     /// Adds a member whose key the object does not have yet (``position(of:)`` said `nil`).
-    mutating func appendNew(_ key: String, _ value: JSONValue) {
+    mutating func appendNew(_ key: consuming String, _ value: consuming JSONValue) {
         members.append((key, value))
         if index != nil {
             index![key] = members.count - 1
