@@ -114,7 +114,7 @@ struct SendCommand: ParsableCommand {
             }
         } catch {
             if case .failed(let failure) = error {
-                Diagnostics.shared.report("\(TerminalText.clean(payload)): \(failure.message)")
+                Diagnostics.shared.report("\(TerminalText.visible(payload)): \(failure.message)")
                 throw ExitCode(CenterPlaces.status(of: failure))
             }
             throw error.notiplayError

@@ -28,9 +28,10 @@ final class Diagnostics: Sendable {
 
     /// Writes `TOOL: MESSAGE` and a newline, TOOL being the tool's name (`notiplay`, or an
     /// author's tool's, ``NotiplayCLI/commandName``); a command the message names as
-    /// `` `notiplay serve` `` is named after the tool too.
+    /// `` `notiplay serve` `` is named after the tool too. A control character in MESSAGE (from
+    /// a file name or a key it quotes) is written as a visible escape, `\u{1B}`, never raw.
     func report(_ message: String) {
-        write("\(Self.forTool(message, named: NotiplayCLI.commandName))\n")
+        write("\(Self.forTool(TerminalText.visible(message, keepNewlines: true), named: NotiplayCLI.commandName))\n")
     }
 
     /// `TOOL: MESSAGE`, with `` `notiplay `` in MESSAGE (the libraries name commands so) made

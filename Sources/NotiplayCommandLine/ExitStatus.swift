@@ -48,6 +48,6 @@ struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `file: reason`, with the file name made safe to print on a terminal.
     var description: String {
         guard let file else { return reason }
-        return "\(TerminalText.clean(file)): \(reason)"
+        return "\(TerminalText.visible(file)): \(reason)"
     }
 }

@@ -52,7 +52,7 @@ struct ExtensionsCommand: ParsableCommand {
         var text = Self.table(rows)
         for manifest in registry.extensions {
             for warning in manifest.warnings {
-                text += "warning: \(TerminalText.clean(manifest.path)): \(warning)\n"
+                text += "warning: \(TerminalText.visible(manifest.path)): \(warning)\n"
             }
         }
         _ = try? FileDescriptor.standardOutput.writeAll(text.utf8)

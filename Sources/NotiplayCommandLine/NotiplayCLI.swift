@@ -167,8 +167,9 @@ public enum NotiplayCLI {
         } else if status == ExitStatus.ok {
             _ = try? FileDescriptor.standardOutput.writeAll((message + "\n").utf8)
         } else {
-            // The message quotes the arguments as they were given: made safe for a terminal.
-            Diagnostics.shared.write(TerminalText.clean(message, keepNewlines: true) + "\n")
+            // The message quotes the arguments as they were given: their control characters are
+            // shown as escapes (`\u{1B}`), never written raw.
+            Diagnostics.shared.write(TerminalText.visible(message, keepNewlines: true) + "\n")
         }
         return status
     }

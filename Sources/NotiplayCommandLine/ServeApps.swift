@@ -35,7 +35,7 @@ enum ServeApps {
             if let taken = apps.first(where: { $0.definition.name == app.definition.name }) {
                 let other = builtInNames.contains(taken.definition.name) ? "the built-in app" : "another app file"
                 Diagnostics.shared.report(
-                    "warning: \(TerminalText.clean(file)): left out: \(other) is named \"\(TerminalText.clean(app.definition.name))\" already")
+                    "warning: \(TerminalText.visible(file)): left out: \(other) is named \"\(TerminalText.visible(app.definition.name))\" already")
                 continue
             }
             apps.append(app)

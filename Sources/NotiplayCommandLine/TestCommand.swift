@@ -24,10 +24,11 @@ struct TestCommand: AsyncParsableCommand {
 
             Each script runs on its own libmpv engine, as many at once as there are cores \
             (--jobs); one that runs past --timeout is stopped and reported. A folder runs every \
-            *.playback file under it. Output: a summary on a terminal, TAP otherwise or with \
-            --tap; --junit also writes JUnit XML. --untimed plays faster than real time, except \
-            in scripts that check what is heard. What the extensions print comes after the \
-            report, as TAP comments (# stdout: TEXT).
+            *.playback file under it; links to folders are followed, each folder once (by device \
+            and inode), so a link back up the tree is no loop. Output: a summary on a terminal, \
+            TAP otherwise or with --tap; --junit also writes JUnit XML. --untimed plays faster \
+            than real time, except in scripts that check what is heard. What the extensions \
+            print comes after the report, as TAP comments (# stdout: TEXT).
             """)
 
     @Argument(
@@ -124,18 +125,10 @@ struct TestCommand: AsyncParsableCommand {
         }
     }
 
-    /// Every `*.playback` file under `folder`, sorted, hidden folders skipped.
+    /// Every `*.playback` file under `folder`, sorted, hidden names skipped, each folder walked
+    /// once however many links lead to it (``ScriptFolderWalk``).
     static func scripts(under folder: String) -> [String] {
-        var found: [String] = []
-        for name in Path.entries(of: folder) ?? [] where !name.hasPrefix(".") {
-            let path = Path.join(folder, name)
-            if Path.isDirectory(path) {
-                found += scripts(under: path)
-            } else if name.hasSuffix(".playback") {
-                found.append(path)
-            }
-        }
-        return found
+        Array(ScriptFolderWalk(folder))
     }
 
     /// Writes `text` to `path` (created or truncated, mode 0644); whether it worked.

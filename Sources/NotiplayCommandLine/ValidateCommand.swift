@@ -8,15 +8,17 @@ struct ValidateCommand: ParsableCommand {
         commandName: "validate",
         abstract: "Check payloads, extension Info.plists, app files and playback scripts.",
         discussion: """
-            Each file is judged by its name and content: *.apns and JSON with "aps" are \
-            payloads; Info.plist, *.plist and Name.appex folders are extension manifests; JSON \
-            with "name" and no "aps" is an app file; *.playback files are playback scripts, \
-            whose steps are parsed and whose app, extensions folder, payloads and attachments \
-            must exist; audio and image files (by name or first bytes) are checked as \
-            attachments: a known format, within 5 MB for audio and 10 MB for images.
+            Each file is judged by its name, then its content: *.apns and JSON with "aps" are \
+            payloads; *.app.json and JSON with "name" and no "aps" are app files; Info.plist, \
+            *.plist, Name.appex and other folders are extension manifests; *.playback files \
+            are playback scripts, whose steps are parsed and whose app, extensions folder, \
+            payloads and attachments must exist; audio and image files (by name or first \
+            bytes) are checked as attachments: a known format, within 5 MB for audio and 10 MB \
+            for images; anything else is judged as a payload.
 
             Prints valid or invalid with the reasons (by line and column in a script), per \
-            file. Exit status 65 if any file is invalid, 66 if one is missing.
+            file; an invalid file's verdict says what it was taken for and what told that. \
+            Exit status 65 if any file is invalid, 66 if one is missing.
             """)
 
     @Argument(
@@ -53,25 +55,45 @@ struct ValidateCommand: ParsableCommand {
         if anyMissing { throw ExitCode(ExitStatus.missingInput) }
     }
 
-    /// The human form: a verdict line, then one indented line per error and warning.
+    /// The human form: a verdict line, then one indented line per error and warning. An invalid
+    /// file's verdict says what it was taken for and what told that (its name, its content…).
     static func text(_ result: ValidationResult) -> String {
-        let kind: String =
-            switch result.kind {
-            case .payload: "payload"
-            case .contentExtension: "content extension"
-            case .serviceExtension: "service extension"
-            case .app: "app file"
-            case .script: "playback script"
-            case .attachment: (result.details["media"]?.stringValue).map { "\($0) attachment" } ?? "attachment"
-            }
-        var line = "\(TerminalText.clean(result.file)): \(result.valid ? "valid" : "invalid") \(kind)"
+        var line = "\(TerminalText.visible(result.file)): \(result.valid ? "valid" : "invalid") \(kindName(result))"
         if result.valid, !result.details.memberNames.isEmpty {
             line += " (" + summary(result) + ")"
+        } else if !result.valid {
+            line += " (" + takenFor(result.basis) + ")"
         }
         var text = line + "\n"
         for error in result.errors { text += "  error: \(error)\n" }
         for warning in result.warnings { text += "  warning: \(warning)\n" }
         return text
+    }
+
+    /// The kind of file, as the verdict names it.
+    static func kindName(_ result: ValidationResult) -> String {
+        switch result.kind {
+        case .payload: return "payload"
+        case .contentExtension where result.pointUnknown:
+            // Not read far enough to tell a content extension from a service one.
+            return result.basis == .folder || Path.lastComponent(result.file).hasSuffix(".appex")
+                ? "extension bundle" : "extension manifest"
+        case .contentExtension: return "content extension"
+        case .serviceExtension: return "service extension"
+        case .app: return "app file"
+        case .script: return "playback script"
+        case .attachment: return (result.details["media"]?.stringValue).map { "\($0) attachment" } ?? "attachment"
+        }
+    }
+
+    /// Why a file was judged as its kind, after "invalid KIND".
+    static func takenFor(_ basis: ValidationBasis) -> String {
+        switch basis {
+        case .name: "taken for one by its name"
+        case .content: "taken for one by its content"
+        case .folder: "taken for one as a folder"
+        case .fallback: "taken for one: neither its name nor its content says otherwise"
+        }
     }
 
     static func summary(_ result: ValidationResult) -> String {

@@ -35,6 +35,6 @@ public struct NotiplayError: Error, Sendable, Equatable, CustomStringConvertible
     /// `file: reason`, with the file name made safe to print on a terminal.
     public var description: String {
         guard let file else { return reason }
-        return "\(TerminalText.clean(file)): \(reason)"
+        return "\(TerminalText.visible(file)): \(reason)"
     }
 }

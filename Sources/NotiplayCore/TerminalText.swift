@@ -3,7 +3,9 @@
 /// Removes C0 and C1 control characters and DEL, whole escape sequences (CSI, OSC — including
 /// OSC 52 clipboard writes and window titles —, DCS, SOS, PM, APC and two-byte escapes), and the
 /// Unicode bidirectional overrides and isolates that can reorder what a line appears to say.
-/// Tabs and line breaks become single spaces unless `keepNewlines` is set.
+/// Tabs and line breaks become single spaces unless `keepNewlines` is set. Messages that quote
+/// such text (a key, a file name, an argument) use ``visible(_:keepNewlines:)`` instead, which
+/// shows what was there as escapes rather than dropping it.
 public enum TerminalText {
     /// Returns `text` with every control character and escape sequence removed.
     /// - Parameters:
@@ -51,6 +53,31 @@ public enum TerminalText {
             }
         }
         return String(out)
+    }
+
+    /// Returns `text` with every control character written as a visible escape, so that what
+    /// ``clean(_:keepNewlines:)`` would remove shows instead: `\u{1B}[31m` for a colour sequence,
+    /// `\u{202E}` for a bidi override, `\t`, `\n` and `\r` for tabs and line breaks. For messages that quote user text (a key, a file name, an argument): what
+    /// the text holds stays readable, even when it is nothing but escape sequences, and no control
+    /// character reaches the terminal.
+    /// - Parameters:
+    ///   - text: Untrusted text.
+    ///   - keepNewlines: Keep `\n` as a line break (for a message of several lines).
+    public static func visible(_ text: String, keepNewlines: Bool = false) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            let v = scalar.value
+            switch v {
+            case 0x0A where keepNewlines: out.unicodeScalars.append(scalar)
+            case 0x09: out += "\\t"
+            case 0x0A: out += "\\n"
+            case 0x0D: out += "\\r"
+            case _ where v < 0x20 || (0x7F...0x9F).contains(v) || isBidiControl(v):
+                out += "\\u{" + String(v, radix: 16, uppercase: true) + "}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 
     private enum State { case text, escape, escapeIntermediate, csi, string, stringEscape }

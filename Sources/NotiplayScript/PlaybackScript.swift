@@ -210,6 +210,6 @@ public struct ScriptError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// `PATH:LINE:COLUMN: message`, safe to print on a terminal.
     public var description: String {
-        "\(ScriptText.clean(path)):\(line):\(column): \(message)"
+        "\(ScriptText.visible(path)):\(line):\(column): \(message)"
     }
 }

@@ -80,7 +80,7 @@ enum ScriptLexer {
                         if isControl(escaped) { throw fail(i + 1, controlMessage(escaped)) }
                         guard escaped == "\"" || escaped == "\\" else {
                             throw fail(
-                                i, "unknown escape \\\(ScriptText.clean(String(escaped))) in a string; only \\\" and \\\\ are allowed")
+                                i, "unknown escape \\\(ScriptText.visible(String(escaped))) in a string; only \\\" and \\\\ are allowed")
                         }
                         text.append(escaped)
                         i += 2
@@ -129,14 +129,14 @@ enum ScriptLexer {
 
 /// Text from a script made fit for messages.
 enum ScriptText {
-    /// `text` without control characters or escape sequences.
-    static func clean(_ text: String) -> String { TerminalText.clean(text) }
+    /// `text` with its control characters written as visible escapes (`\u{1B}`).
+    static func visible(_ text: String) -> String { TerminalText.visible(text) }
 
-    /// `text` cleaned, shortened to 40 characters and put in double quotes.
+    /// `text` made visible, shortened to 40 characters and put in double quotes.
     static func quoted(_ text: String) -> String {
-        var cleaned = clean(text)
-        if cleaned.count > 40 { cleaned = String(cleaned.prefix(39)) + "…" }
-        return "\"" + cleaned + "\""
+        var shown = visible(text)
+        if shown.count > 40 { shown = String(shown.prefix(39)) + "…" }
+        return "\"" + shown + "\""
     }
 
     /// `U+001B`.

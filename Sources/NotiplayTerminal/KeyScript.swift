@@ -26,7 +26,7 @@ package struct KeyScript: Sendable, Equatable {
         /// The word that names no key, as written.
         package let token: String
         package var description: String {
-            "unknown key '\(TerminalText.clean(token))' (\(KeyBindings.names), click:media, click:close, ~500ms, ~1.5s, ~end)"
+            "unknown key '\(TerminalText.visible(token))' (\(KeyBindings.names), click:media, click:close, ~500ms, ~1.5s, ~end)"
         }
     }
 

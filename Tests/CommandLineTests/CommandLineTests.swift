@@ -71,6 +71,7 @@ import Testing
             (["play", "x.wav", "--audio", "pcm:"], ["--audio", "'pcm:'", "must be null, auto or pcm:PATH"]),
             (["play", "x.wav", "--events", "xml"], ["--events", "'xml'", "'jsonl'"]),
             (["deliver", "p.apns", "--keys", "space jump"], ["--keys", "unknown key 'jump'"]),
+            (["deliver", "p.apns", "--keys", "\u{1B}[31m"], ["--keys", #"unknown key '\u{1B}[31m'"#]),
             (["deliver", "p.apns", "--response-timeout", "0"], ["--response-timeout", "'0'", "must be a number of seconds"]),
             (["deliver", "p.apns", "--service-timeout", "3601"], ["--service-timeout", "'3601'", "at most 3600"]),
             (["test", "a.playback", "--timeout", "soon"], ["--timeout", "'soon'", "must be a number of seconds"]),

@@ -132,11 +132,63 @@ struct ValidateTests {
         #expect((objects[1]["errors"] as? [String])?.first?.hasPrefix("byte ") == true, "\(result)")
     }
 
+    @Test("A key written twice: a warning naming it and both lines, the file still valid (exit 0)")
+    func duplicateKeys() async throws {
+        let dir = try folder([
+            "twice.apns": text("{\n  \"aps\": {\"alert\": \"a\"},\n  \"aps\": {\"alert\": \"b\",\n    \"alert\": \"c\"}\n}\n"),
+            "Memo.app.json": text("{\"name\": \"A\",\n \"name\": \"B\"}"),
+        ])
+        defer { E2E.remove(dir) }
+        let paths = ["twice.apns", "Memo.app.json"].map { dir.appendingPathComponent($0).path }
+        let result = try await notiplay("validate", paths[0], paths[1])
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result)")
+        #expect(
+            result.stdoutText == """
+                \(paths[0]): valid payload (no category, 53 bytes)
+                  warning: line 3, column 3: duplicate key "aps" (first at line 2); the last one is used
+                  warning: line 4, column 5: duplicate key "alert" in aps (first at line 3); the last one is used
+                \(paths[1]): valid app file ("B", no categories)
+                  warning: line 2, column 2: duplicate key "name" (first at line 1); the last one is used
+
+                """, "\(result)")
+        let json = try await notiplay("validate", "--json", paths[0])
+        let object = try #require(try jsonLines(json).first)
+        #expect(object["valid"] as? Bool == true && (object["warnings"] as? [String])?.count == 2, "\(json)")
+    }
+
+    @Test("What an invalid file was taken for: an *.app.json by its name, a folder as an extension bundle, other text as a payload")
+    func takenFor() async throws {
+        let dir = try folder([
+            "x.app.json": text("{\"name\": \"X\", \"junk\": \"" + String(repeating: "y", count: 5000) + "\",\n ,}"),
+            "Stuff/README": text("not an extension"),
+            "notes.json": text("not JSON"),
+        ])
+        defer { E2E.remove(dir) }
+        let paths = ["x.app.json", "Stuff", "notes.json"].map { dir.appendingPathComponent($0).path }
+        let result = try await notiplay("validate", paths[0], paths[1], paths[2])
+        #expect(result.status == 65, "\(result)")
+        #expect(
+            result.stdoutText == """
+                \(paths[0]): invalid app file (taken for one by its name)
+                  error: line 2, column 2: unexpected ','; expected a member name in double quotes
+                \(paths[1]): invalid extension bundle (taken for one as a folder)
+                  error: has no Info.plist; an extension bundle holds one
+                \(paths[2]): invalid payload (taken for one: neither its name nor its content says otherwise)
+                  error: line 1, column 1: unexpected 'n'; expected a value (true, false, null, a number, a string, an array or an object)
+
+                """, "\(result)")
+        let json = try await notiplay("validate", "--json", paths[0], paths[1])
+        let objects = try jsonLines(json)
+        try #require(objects.count == 2, "\(json)")
+        #expect(objects[0]["kind"] as? String == "app" && objects[0]["judgedBy"] as? String == "name", "\(json)")
+        #expect(objects[1]["kind"] as? String == "content-extension" && objects[1]["judgedBy"] as? String == "folder", "\(json)")
+    }
+
     @Test("A missing file: exit 66, naming it")
     func missing() async throws {
         let result = try await notiplay("validate", "/no/such/file.apns")
         #expect(result.status == 66, "\(result)")
-        #expect(result.stdoutText.contains("/no/such/file.apns: invalid payload\n  error: no such file"), "\(result)")
+        #expect(result.stdoutText.contains("/no/such/file.apns: invalid payload (taken for one by its name)\n  error: no such file"), "\(result)")
     }
 
     /// A folder with three scripts (good, with a syntax error, naming missing files) and the files
@@ -166,7 +218,7 @@ struct ValidateTests {
         #expect(syntax.status == 65 && !syntax.signaled, "\(syntax)")
         #expect(
             syntax.stdoutText == """
-                \(path("syntax.playback")): invalid playback script
+                \(path("syntax.playback")): invalid playback script (taken for one by its name)
                   error: line 2, column 6: bad duration "1x"; write 250ms, 1.5s or a number of seconds
 
                 """, "\(syntax)")
@@ -175,7 +227,7 @@ struct ValidateTests {
         #expect(missing.status == 65, "\(missing)")
         #expect(
             missing.stdoutText == """
-                \(path("missing.playback")): invalid playback script
+                \(path("missing.playback")): invalid playback script (taken for one by its name)
                   error: line 1, column 1: attachment \(path("gone.wav")): no such file
                   error: line 3, column 3: app file \(path("nope.json")): no such file
                   error: line 4, column 1: extensions folder \(path("p.apns")): is not a folder
@@ -185,7 +237,9 @@ struct ValidateTests {
 
         let absent = try await notiplay("validate", path("absent.playback"))
         #expect(absent.status == 66, "\(absent)")
-        #expect(absent.stdoutText == "\(path("absent.playback")): invalid playback script\n  error: no such file\n", "\(absent)")
+        #expect(
+            absent.stdoutText == "\(path("absent.playback")): invalid playback script (taken for one by its name)\n  error: no such file\n",
+            "\(absent)")
     }
 
     @Test("Scripts with --json: kind script, errors with line and column, steps")
@@ -267,11 +321,16 @@ struct ValidateTests {
 
         let bad = try await notiplay("validate", path("long.wav"), path("notes.mp3"))
         #expect(bad.status == 65, "\(bad)")
-        #expect(bad.stdoutText.contains("long.wav: invalid audio attachment\n  error: is 5.7 MB; the limit for audio attachments is 5.0 MB"), "\(bad)")
-        #expect(bad.stdoutText.contains("notes.mp3: invalid attachment\n  error: is text, not audio"), "\(bad)")
+        #expect(
+            bad.stdoutText.contains(
+                "long.wav: invalid audio attachment (taken for one by its name)\n  error: is 5.7 MB; the limit for audio attachments is 5.0 MB"),
+            "\(bad)")
+        #expect(bad.stdoutText.contains("notes.mp3: invalid attachment (taken for one by its name)\n  error: is text, not audio"), "\(bad)")
         #expect(!bad.stdoutText.contains("payload"), "\(bad)")
 
         let missing = try await notiplay("validate", path("gone.aif"))
-        #expect(missing.status == 66 && missing.stdoutText.contains("gone.aif: invalid attachment\n  error: no such file"), "\(missing)")
+        #expect(
+            missing.status == 66 && missing.stdoutText.contains("gone.aif: invalid attachment (taken for one by its name)\n  error: no such file"),
+            "\(missing)")
     }
 }

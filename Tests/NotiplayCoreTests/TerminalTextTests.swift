@@ -24,6 +24,36 @@ import Testing
     @Test func keepsNewlinesWhenAsked() {
         #expect(TerminalText.clean("a\nb\u{1B}[1m", keepNewlines: true) == "a\nb")
     }
+
+    @Test(
+        "For messages: what clean removes is shown as escapes, never raw",
+        arguments: [
+            ("plain text, é 🔊", "plain text, é 🔊"),
+            ("\u{1B}[31m", #"\u{1B}[31m"#),
+            ("\u{1B}]52;c;aGk=\u{07}", #"\u{1B}]52;c;aGk=\u{7}"#),
+            ("a\u{9B}31mb", #"a\u{9B}31mb"#),
+            ("tab\tline\nreturn\r", #"tab\tline\nreturn\r"#),
+            ("\u{202E}evil", #"\u{202E}evil"#),
+            ("del\u{7F}", #"del\u{7F}"#),
+        ])
+    func visible(input: String, expected: String) {
+        let shown = TerminalText.visible(input)
+        #expect(shown == expected)
+        #expect(TerminalText.clean(shown) == shown)  // nothing left to remove
+        #expect(TerminalText.visible(shown) == shown)
+    }
+
+    @Test func visibleKeepsNewlinesWhenAsked() {
+        #expect(TerminalText.visible("a\nb\u{1B}", keepNewlines: true) == "a\nb\\u{1B}")
+    }
+
+    @Test("A key that is only an escape sequence is named visibly in the warning, not cleaned to nothing")
+    func keyInDiagnostic() throws {
+        let payload = try PayloadDecoder().decode(Array(#"{"aps": {"alert": "x", "\u001b[31m": 1}}"#.utf8))
+        let warning = try #require(payload.warnings.first).description
+        #expect(warning == #"aps.\u{1B}[31m: is not an APNs key and is ignored; put custom keys beside "aps", not in it"#)
+        #expect(NotiplayError(.badData, file: "\u{1B}[2Jx.apns", "bad").description == #"\u{1B}[2Jx.apns: bad"#)
+    }
 }
 
 @Suite struct EventLineTests {

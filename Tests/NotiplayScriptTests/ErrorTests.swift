@@ -178,16 +178,16 @@ struct ErrorTests {
         #expect(parseError("wait 1x\ndeliver a.apns")?.line == 1)
     }
 
-    @Test("Script text in messages is cleaned for the terminal and shortened")
+    @Test("Script text in messages shows what the terminal would act on as escapes, and is shortened")
     func cleaned() throws {
         // A string may hold characters the terminal would act on only if they are not control
         // characters, so check the bidirectional overrides, which are printable scalars.
         let error = try #require(parseError("\(deliverLine)\nexpect event \u{202E}lave"))
-        #expect(error.message.hasPrefix("unknown event \"lave\";"), "\(error)")
+        #expect(error.message.hasPrefix(#"unknown event "\u{202E}lave";"#), "\(error)")
         let long = String(repeating: "y", count: 100)
         let shortened = try #require(parseError("\(deliverLine)\n\(long)"))
         #expect(shortened.message.hasPrefix("unknown step \"" + String(repeating: "y", count: 39) + "…\";"))
         let path = ScriptError(path: "evil\u{1B}[2J.playback", line: 1, column: 1, message: "m")
-        #expect(path.description == "evil.playback:1:1: m")
+        #expect(path.description == #"evil\u{1B}[2J.playback:1:1: m"#)
     }
 }

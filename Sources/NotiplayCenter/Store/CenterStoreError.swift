@@ -42,6 +42,6 @@ public struct CenterStoreError: Error, Sendable, Equatable, CustomStringConverti
 
     /// `file: reason`, with the file name made safe to print on a terminal.
     public var description: String {
-        "\(TerminalText.clean(file)): \(reason)"
+        "\(TerminalText.visible(file)): \(reason)"
     }
 }

@@ -82,17 +82,24 @@ public struct AppDefinition: Sendable, Hashable {
     public static func decodeFile(_ path: String) throws(InvalidFileError) -> AppDefinition {
         let bytes = try FileBytes.contents(of: path, cap: fileCap, what: "an app")
         let value: JSONValue
+        var duplicates: [JSONDuplicateKey] = []
         do {
-            value = try JSONParser.parse(bytes)
+            value = try JSONParser.parse(bytes, duplicateKeys: &duplicates)
         } catch {
             throw InvalidFileError(file: path, errors: [Diagnostic(line: error.line, column: error.column, error.message)])
         }
-        return try decode(value, path: path)
+        return try decode(value, path: path, warnings: duplicates.map(Diagnostic.init))
     }
 
     /// Checks a parsed app file; relative paths in it are resolved against `path`'s folder.
     public static func decode(_ value: JSONValue, path: String) throws(InvalidFileError) -> AppDefinition {
+        try decode(value, path: path, warnings: [])
+    }
+
+    /// The same, after `warnings` found while parsing it.
+    static func decode(_ value: JSONValue, path: String, warnings: [Diagnostic]) throws(InvalidFileError) -> AppDefinition {
         var reader = AppReader(base: Path.directory(of: path))
+        reader.log.warnings = warnings
         if let app = reader.app(value), reader.log.errors.isEmpty { return app }
         throw InvalidFileError(file: path, errors: reader.log.errors, warnings: reader.log.warnings)
     }

@@ -96,7 +96,8 @@ public struct ExtensionManifest: Sendable, Hashable {
             return manifest
         }
         throw ManifestError(
-            kind: reader.point ?? .content, errors: reader.log.errors, warnings: reader.log.warnings)
+            kind: reader.point ?? .content, errors: reader.log.errors, warnings: reader.log.warnings,
+            pointIsKnown: reader.point != nil)
     }
 }
 
@@ -108,6 +109,8 @@ public struct ManifestError: Error, Sendable, Equatable {
     public var errors: [Diagnostic]
     /// Doubts found on the way.
     public var warnings: [Diagnostic]
+    /// Whether the extension point was read; when not, ``kind`` is content as a default.
+    public var pointIsKnown = true
 }
 
 private struct ManifestReader {

@@ -185,7 +185,7 @@ public enum ManifestFile {
         } catch {
             return .failure(
                 ManifestFailure(
-                    point: error.kind,
+                    point: error.pointIsKnown ? error.kind : nil,
                     error: InvalidFileError(file: path, errors: error.errors, warnings: error.warnings)))
         }
     }

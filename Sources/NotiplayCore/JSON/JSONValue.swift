@@ -110,9 +110,25 @@ public struct JSONObject: Sendable, Hashable, Sequence {
         for (key, value) in members { self[key] = value }
     }
 
-    private func position(of key: String) -> Int? {
+    /// Where the member named `key` is in the order of the members, if there is one.
+    func position(of key: String) -> Int? {
         if let index { return index[key] }
         return members.firstIndex { $0.key == key }
+    }
+
+    /// Sets the value of the member at `position` (from ``position(of:)``), keeping its place.
+    mutating func replaceValue(at position: Int, with value: consuming JSONValue) {
+        members[position].value = value
+    }
+
+    /// Adds a member whose key the object does not have yet (``position(of:)`` said `nil`).
+    mutating func appendNew(_ key: consuming String, _ value: consuming JSONValue) {
+        members.append((key, value))
+        if index != nil {
+            index![key] = members.count - 1
+        } else if members.count > Self.indexThreshold {
+            rebuildIndex()
+        }
     }
 
     /// The member named `key`. Setting `nil` removes it; setting a new key appends it.
@@ -127,12 +143,7 @@ public struct JSONObject: Sendable, Hashable, Sequence {
                     rebuildIndex()
                 }
             } else if let newValue {
-                members.append((key, newValue))
-                if index != nil {
-                    index![key] = members.count - 1
-                } else if members.count > Self.indexThreshold {
-                    rebuildIndex()
-                }
+                appendNew(key, newValue)
             }
         }
     }

@@ -76,8 +76,10 @@ public struct PayloadDecoder: Sendable {
                 cause: .payloadTooLarge(size: size, limit: sizeLimit))
         }
         let root: JSONValue
+        var duplicates: [JSONDuplicateKey] = []
         do {
-            root = try JSONParser.parse(bytes)
+            root = try JSONParser.parse(bytes, duplicateKeys: &duplicates)
+            log.warnings += duplicates.map(Diagnostic.init)
         } catch {
             let syntax = Diagnostic(line: error.line, column: error.column, error.message)
             throw PayloadError(errors: log.errors + [syntax], warnings: log.warnings)

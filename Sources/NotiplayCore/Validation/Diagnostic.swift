@@ -44,7 +44,18 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
         } else {
             text = message
         }
-        return TerminalText.clean(text)
+        return TerminalText.visible(text)
+    }
+}
+
+extension Diagnostic {
+    /// The warning for a member name written twice in one object, at the repeat:
+    /// `line 7, column 3: duplicate key "alert" in aps (first at line 3); the last one is used`.
+    init(_ duplicate: JSONDuplicateKey) {
+        let place = duplicate.objectPath.isEmpty ? "" : " in \(duplicate.objectPath)"
+        self.init(
+            line: duplicate.line, column: duplicate.column,
+            "duplicate key \"\(duplicate.key)\"\(place) (first at line \(duplicate.firstLine)); the last one is used")
     }
 }
 

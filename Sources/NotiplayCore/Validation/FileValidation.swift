@@ -9,12 +9,33 @@ public enum ValidatedKind: String, Sendable, Hashable {
     case attachment
 }
 
+/// What told ``FileValidator`` the kind of a file.
+public enum ValidationBasis: String, Sendable, Hashable {
+    /// Its name: `*.apns`, `*.app.json`, `*.plist`, `Info.plist`, `Name.appex`, `*.playback`,
+    /// `*.wav`…
+    case name
+    /// Its content: JSON with `aps`, or with `name` or `categories` and no `aps`; a property
+    /// list's first bytes; an audio or image file's first bytes.
+    case content
+    /// It is a folder: an extension bundle holding an `Info.plist`.
+    case folder
+    /// Neither its name nor its content: a file that is not JSON (or not an object) is judged as
+    /// a payload, the commonest input.
+    case fallback
+}
+
 /// The verdict on one file: its kind, valid or not, why, and what it declares.
 public struct ValidationResult: Sendable, Equatable {
     /// The file as named on the command line.
     public var file: String
     /// What the file is.
     public var kind: ValidatedKind
+    /// What told the kind: the file's name, its content, its being a folder, or nothing (the
+    /// fallback).
+    public var basis: ValidationBasis
+    /// For an extension manifest that could not be read far enough to tell its extension point:
+    /// ``kind`` is then ``ValidatedKind/contentExtension`` as a default, not a finding.
+    public var pointUnknown = false
     /// Whether it may be used.
     public var valid: Bool { errors.isEmpty }
     /// Why not.
@@ -32,28 +53,39 @@ public struct ValidationResult: Sendable, Equatable {
 
     /// A verdict on `file` (for validators outside this module, such as the playback scripts' one).
     public init(
-        file: String, kind: ValidatedKind, errors: [Diagnostic], warnings: [Diagnostic], isMissing: Bool,
-        details: JSONObject
+        file: String, kind: ValidatedKind, basis: ValidationBasis = .name, errors: [Diagnostic], warnings: [Diagnostic],
+        isMissing: Bool, details: JSONObject
     ) {
         self.file = file
         self.kind = kind
+        self.basis = basis
         self.errors = errors
         self.warnings = warnings
         self.isMissing = isMissing
         self.details = details
     }
 
-    /// The verdict as one JSON object: `file`, `kind`, `valid`, `errors` and `warnings` (as
-    /// strings), then the ``details``.
+    /// The verdict as one JSON object: `file`, `kind`, `judgedBy` (the ``basis``), `valid`,
+    /// `errors` and `warnings` (as strings), then the ``details``.
     public var jsonObject: JSONObject {
         var object = JSONObject()
         object["file"] = .string(file)
         object["kind"] = .string(kind.rawValue)
+        object["judgedBy"] = .string(basis.rawValue)
         object["valid"] = .bool(valid)
         object["errors"] = .array(errors.map { .string($0.plainDescription) })
         object["warnings"] = .array(warnings.map { .string($0.plainDescription) })
         for (key, value) in details { object[key] = value }
         return object
+    }
+}
+
+extension ValidationResult {
+    /// The same verdict, with `basis` as what told the kind.
+    func judged(by basis: ValidationBasis) -> ValidationResult {
+        var result = self
+        result.basis = basis
+        return result
     }
 }
 
@@ -66,14 +98,19 @@ extension Diagnostic {
     }
 }
 
-/// Judges payloads, extension manifests and app files, telling them apart by name and content.
+/// Judges payloads, extension manifests and app files, telling them apart by name and content
+/// (and saying which told it: ``ValidationResult/basis``).
 ///
-/// - `*.apns`: a payload. `*.plist`, `Info.plist` or a `Name.appex` folder: an extension
-///   manifest. `*.playback`: a script, which this core validator does not read (the language
-///   lives in `NotiplayScript`, whose parser reads scripts). An audio or image file — named like
-///   one (`*.aif`, `*.png`…) or starting like one — is judged as an attachment. `*.json` and
-///   anything else: read as JSON — an object with `aps` is a payload, one with `name` or
-///   `categories` and no `aps` is an app file; a file starting like a property list is a manifest.
+/// - By name: `*.apns` is a payload, `*.app.json` an app file, `*.plist` (`Info.plist`) an
+///   extension manifest and a `Name.appex` folder an extension bundle. `*.playback`: a script,
+///   which this core validator does not read (the language lives in `NotiplayScript`, whose
+///   parser reads scripts). A file named like audio or an image (`*.aif`, `*.png`…) is judged as
+///   an attachment.
+/// - Any other folder: an extension bundle, which must hold an `Info.plist`.
+/// - By content: a file starting like audio or an image is an attachment, one starting like a
+///   property list a manifest; a JSON object with `aps` is a payload, one with `name` or
+///   `categories` and no `aps` an app file.
+/// - Anything else (not JSON, or an object with none of those keys) is judged as a payload.
 public struct FileValidator: Sendable {
     /// The payload decoder (its size limit applies).
     public var payloads: PayloadDecoder
@@ -86,35 +123,40 @@ public struct FileValidator: Sendable {
     /// Judges the file at `path`.
     public func validate(_ path: String) -> ValidationResult {
         let name = Path.lastComponent(path)
-        if name.hasSuffix(".appex") || Path.isDirectory(path) {
-            return manifest(name.hasSuffix(".appex") ? Path.join(path, "Info.plist") : path, shownAs: path)
-        }
-        if name.hasSuffix(".plist") { return manifest(path, shownAs: path) }
+        if name.hasSuffix(".appex") { return manifest(Path.join(path, "Info.plist"), shownAs: path).judged(by: .name) }
+        if Path.isDirectory(path) { return manifest(Path.join(path, "Info.plist"), shownAs: path).judged(by: .folder) }
+        if name.hasSuffix(".plist") { return manifest(path, shownAs: path).judged(by: .name) }
         if name.hasSuffix(".playback") {
             return ValidationResult(
                 file: path, kind: .script,
                 errors: [Diagnostic(key: nil, "playback scripts are checked with NotiplayScript's ScriptParser, not here")],
                 warnings: [], isMissing: !Path.exists(path), details: JSONObject())
         }
-        if name.hasSuffix(".apns") { return payload(path) }
-        if Self.isAttachment(path) { return attachment(path) }
+        if name.hasSuffix(".apns") { return payload(path).judged(by: .name) }
+        if name.hasSuffix(".app.json") { return app(path).judged(by: .name) }
+        if Self.isAttachment(path) { return attachment(path).judged(by: Self.isNamedAsAttachment(name) ? .name : .content) }
         // Anything else: look at the content.
         let bytes: [UInt8]
         do {
             bytes = try FileBytes.contents(of: path, cap: PayloadDecoder.fileCap, what: "a payload")
         } catch {
-            return failure(path, .payload, error)
+            return failure(path, .payload, error).judged(by: .fallback)
         }
         let start = bytes.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }
         if bytes.starts(with: Array("bplist".utf8)) || start.starts(with: Array("<".utf8)) {
-            return manifest(path, shownAs: path)
+            return manifest(path, shownAs: path).judged(by: .content)
         }
-        if let object = try? JSONParser.parse(bytes).objectValue, object["aps"] == nil,
-            object["name"] != nil || object["categories"] != nil
-        {
-            return app(path)
+        let object = try? JSONParser.parse(bytes).objectValue
+        if let object, object["aps"] == nil, object["name"] != nil || object["categories"] != nil {
+            return app(path).judged(by: .content)
         }
-        return payload(path, bytes: bytes)
+        return payload(path, bytes: bytes).judged(by: object?["aps"] != nil ? .content : .fallback)
+    }
+
+    /// Whether a file named `name` is an audio or image file by its name (``attachmentSuffixes``).
+    static func isNamedAsAttachment(_ name: String) -> Bool {
+        guard let dot = name.lastIndex(of: ".") else { return false }
+        return attachmentSuffixes.contains(name[name.index(after: dot)...].lowercased())
     }
 
     func payload(_ path: String, bytes: [UInt8]? = nil) -> ValidationResult {
@@ -157,6 +199,7 @@ public struct FileValidator: Sendable {
             outcome = try ManifestFile.decode(path: plist)
         } catch {
             var failed = failure(path, .contentExtension, error)
+            failed.pointUnknown = true
             if plist != path, !Path.exists(plist), Path.exists(path) {
                 failed.isMissing = false
                 failed.errors = [Diagnostic(key: nil, "has no Info.plist; an extension bundle holds one")]
@@ -171,9 +214,11 @@ public struct FileValidator: Sendable {
                 details: Self.details(manifest))
         case .failure(let failed):
             let kind: ValidatedKind = failed.point == .service ? .serviceExtension : .contentExtension
-            return ValidationResult(
+            var result = ValidationResult(
                 file: path, kind: kind, errors: failed.error.errors, warnings: failed.error.warnings,
                 isMissing: false, details: JSONObject())
+            result.pointUnknown = failed.point == nil
+            return result
         }
     }
 
