@@ -187,7 +187,8 @@ let package = Package(
             exclude: ["Snapshots"]),
         .testTarget(
             name: "NotiplayPlaybackTests",
-            dependencies: ["NotiplayPlayback", "NotiplayCore", "NotiplayTestSupport"]
+            // CMPV: a second libmpv client on an engine's player (OutputFallbackTests).
+            dependencies: ["CMPV", "NotiplayPlayback", "NotiplayCore", "NotiplayTestSupport"]
         ),
         .testTarget(
             name: "NotiplayRuntimeTests",

@@ -60,6 +60,8 @@ const notiplay_mpv_functions *notiplay_mpv_load(const char *library, int *status
     RESOLVE(set_wakeup_callback);
     RESOLVE(hook_add);
     RESOLVE(hook_continue);
+    RESOLVE(create_client);
+    RESOLVE(destroy);
 
     // mpv's rule: the major version must match, the minor may be newer than the headers'.
     unsigned long found = table->client_api_version();

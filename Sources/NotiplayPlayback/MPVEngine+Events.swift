@@ -41,7 +41,12 @@ extension MPVEngine {
         case MPV_EVENT_HOOK:
             guard let data = event.data, let h = handle else { return }
             let hook = data.assumingMemoryBound(to: mpv_event_hook.self).pointee
-            if state.current != nil { state.duration = doubleProperty("duration") }
+            if event.reply_userdata == Self.unloadHookID {
+                // libmpv waits here with the file's output still open.
+                checkOutputFallback()
+            } else if state.current != nil {
+                state.duration = doubleProperty("duration")
+            }
             _ = mpv.hook_continue(h, hook.id)
 
         case MPV_EVENT_FILE_LOADED:
@@ -231,8 +236,9 @@ extension MPVEngine {
     }
 
     /// Announces, once, that the system output fell back to `null`. Checked when the property
-    /// changes and also at each restart and end, so that the notice always comes before the
-    /// `ended` of the file that found no device, however fast that file played.
+    /// changes, at each restart and end, and in the `on_unload` hook, where libmpv waits with the
+    /// output still open: so the notice always comes before the `ended` of the file that found no
+    /// device, however fast that file played and however late the queue took its events.
     func checkOutputFallback() {
         guard case .system = output, !state.fallbackAnnounced, let h = handle,
             let name = mpv.get_property_string(h, "current-ao")

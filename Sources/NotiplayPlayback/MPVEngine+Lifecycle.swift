@@ -89,6 +89,13 @@ extension MPVEngine {
 
     /// The hook that holds a newly opened file until its duration was read.
     static let preloadedHook = "on_preloaded"
+    /// The hook that holds a file's end while its output is still open (system output only):
+    /// which output libmpv chose is read there, however late the engine's queue takes the
+    /// file's events.
+    static let unloadHook = "on_unload"
+    /// The reply ids of the hooks' events.
+    static let preloadedHookID: UInt64 = 0
+    static let unloadHookID: UInt64 = 1
 
     /// Creates, configures and initializes the handle. Runs on `queue`.
     func start() throws {
@@ -109,7 +116,13 @@ extension MPVEngine {
             }
             // The duration is read while libmpv waits in this hook: read at FILE_LOADED, it is
             // gone when an unpaced output has already played the file to its end.
-            try mpv.check(mpv.hook_add(h, 0, Self.preloadedHook, 0), "add hook \(Self.preloadedHook)")
+            try mpv.check(mpv.hook_add(h, Self.preloadedHookID, Self.preloadedHook, 0), "add hook \(Self.preloadedHook)")
+            // `current-ao` is gone once libmpv is idle: read at `END_FILE` or at a restart that
+            // the queue takes late (a loaded machine, an untimed file that ends in milliseconds),
+            // the fallback notice would be lost.
+            if case .system = output {
+                try mpv.check(mpv.hook_add(h, Self.unloadHookID, Self.unloadHook, 0), "add hook \(Self.unloadHook)")
+            }
         } catch {
             mpv.terminate_destroy(h)
             throw error

@@ -14,6 +14,13 @@ final class TmuxPane {
     init(columns: Int = 80, rows: Int = 24, environment: [String: String] = [:]) async throws {
         tmux = try #require(E2E.which("tmux"), "tmux is needed for the terminal tests (apt-get install tmux)")
         var env = ["PS1": "$ ", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm-256color"]
+        // Under Scripts/sanitize.sh the pane's programs are sanitized too: they get its options
+        // (where reports go, no leak check) rather than the sanitizers' defaults, and under
+        // ThreadSanitizer its preloaded annotations of Swift's Mutex.
+        let inherited = ProcessInfo.processInfo.environment
+        for name in ["ASAN_OPTIONS", "TSAN_OPTIONS"] + (inherited["TSAN_OPTIONS"] != nil ? ["LD_PRELOAD"] : []) {
+            if let value = inherited[name] { env[name] = value }
+        }
         for (key, value) in environment { env[key] = value }
         let exports = env.map { "\($0.key)=\(E2E.shellQuoted($0.value))" }.joined(separator: " ")
         let shell = "env -i PATH=/usr/local/bin:/usr/bin:/bin HOME=\(E2E.shellQuoted(NSHomeDirectory())) \(exports) sh"

@@ -32,6 +32,8 @@ typedef struct notiplay_mpv_functions {
     __typeof__(mpv_set_wakeup_callback) *set_wakeup_callback;
     __typeof__(mpv_hook_add) *hook_add;
     __typeof__(mpv_hook_continue) *hook_continue;
+    __typeof__(mpv_create_client) *create_client;
+    __typeof__(mpv_destroy) *destroy;
 } notiplay_mpv_functions;
 
 /// The client-API version these headers describe (MPV_CLIENT_API_VERSION).
