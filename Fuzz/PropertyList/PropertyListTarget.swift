@@ -5,7 +5,8 @@ import NotiplayCore
 /// list, then the notification extension manifest in it.
 ///
 /// Oracles: no trap; every error and warning prints safely on a terminal; a manifest's rows at
-/// any width are between 0 and 1,000.
+/// any width are between 0 and 1,000; what was read, written again by Foundation in the binary
+/// and XML forms, reads back the same (`FoundationRoundTrip`).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func LLVMFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let bytes = LibFuzzer.bytes(data, size)
@@ -17,6 +18,7 @@ public func LLVMFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -
         MessageOracle.check([diagnostic.description], "a property-list error")
         return 0
     }
+    FoundationRoundTrip.check(plist)
     do {
         let manifest = try ExtensionManifest.decode(plist, bundleName: nil, path: "/fuzz/Fuzz.appex/Info.plist")
         for width in [0, 1, 30, 80, 1_000_000] {
