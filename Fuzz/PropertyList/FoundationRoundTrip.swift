@@ -8,8 +8,8 @@ import NotiplayCore
 /// notion of one.
 ///
 /// Left out where Foundation cannot write the value as it is: the XML form of a string holding a
-/// character XML 1.0 forbids, and of a date outside years 1–9999 (the XML form has whole seconds,
-/// so dates are compared to the second there).
+/// character XML 1.0 forbids, and of a date outside years 1–9999 or with a fraction of a second
+/// (the XML form has whole seconds).
 enum FoundationRoundTrip {
     static func check(_ value: PropertyListValue) {
         let object = foundationObject(value)
@@ -27,7 +27,7 @@ enum FoundationRoundTrip {
             } catch {
                 oracleFailure("\(format) written by Foundation is refused: \(error) in \(String(decoding: data.prefix(400), as: UTF8.self).debugDescription)")
             }
-            if !same(value, again, wholeSeconds: format == .xml) {
+            if !same(value, again) {
                 oracleFailure("\(format) written by Foundation reads back as \(again), not \(value)")
             }
         }
@@ -52,7 +52,8 @@ enum FoundationRoundTrip {
     static func writableAsXML(_ value: PropertyListValue) -> Bool {
         switch value {
         case .string(let s): return xmlText(s)
-        case .date(let d): return d.isFinite && d > -63_082_281_600 && d < 252_300_000_000
+        // Whole seconds only: Foundation writes 59.5 s and more as second 60 ("23:59:60Z").
+        case .date(let d): return d == d.rounded() && d > -63_082_281_600 && d < 252_300_000_000
         case .real(let d): return !d.isNaN
         case .array(let items): return items.allSatisfy(writableAsXML)
         case .dictionary(let entries): return entries.allSatisfy { xmlText($0.key) && writableAsXML($0.value) }
@@ -68,15 +69,15 @@ enum FoundationRoundTrip {
         }
     }
 
-    static func same(_ a: PropertyListValue, _ b: PropertyListValue, wholeSeconds: Bool) -> Bool {
+    static func same(_ a: PropertyListValue, _ b: PropertyListValue) -> Bool {
         switch (a, b) {
         case (.real(let x), .real(let y)): return x == y || (x.isNaN && y.isNaN)
-        case (.date(let x), .date(let y)): return wholeSeconds ? abs(x - y) <= 1 : x == y || (x.isNaN && y.isNaN)
+        case (.date(let x), .date(let y)): return x == y || (x.isNaN && y.isNaN)
         case (.array(let x), .array(let y)):
-            return x.count == y.count && zip(x, y).allSatisfy { same($0, $1, wholeSeconds: wholeSeconds) }
+            return x.count == y.count && zip(x, y).allSatisfy { same($0, $1) }
         case (.dictionary(let x), .dictionary(let y)):
             return x.count == y.count
-                && x.allSatisfy { entry in y[entry.key].map { same(entry.value, $0, wholeSeconds: wholeSeconds) } ?? false }
+                && x.allSatisfy { entry in y[entry.key].map { same(entry.value, $0) } ?? false }
         default: return a == b
         }
     }
