@@ -238,3 +238,37 @@ let strictSettings: [SwiftSetting] = [
 for target in package.targets where target.type != .system && target.name != "CMPV" {
     target.swiftSettings = (target.swiftSettings ?? []) + strictSettings
 }
+
+// Fuzz targets (Fuzz/, run with Scripts/fuzz.sh): only when NOTIPLAY_FUZZ is set, as they need
+// libFuzzer and unsafe flags. The modules they reach are then built with libFuzzer's coverage
+// instrumentation and AddressSanitizer (`-sanitize=fuzzer,address`); the linker must be lld.
+if let fuzz = Context.environment["NOTIPLAY_FUZZ"], !fuzz.isEmpty, fuzz != "0" {
+    let sanitize: [String] = ["-sanitize=fuzzer,address"]
+    let fuzzed: Set<String> = ["NotiplaySystem", "NotiplayCore", "NotiplayViews", "NotiplayScript", "NotiplayCenterClient"]
+    for target in package.targets where fuzzed.contains(target.name) {
+        target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(sanitize)]
+    }
+    package.targets += [
+        .target(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"),
+        .target(
+            name: "FuzzSupport", dependencies: ["CLibFuzzer"], path: "Fuzz/Support",
+            swiftSettings: strictSettings + [.unsafeFlags(sanitize)]),
+    ]
+    let fuzzTargets: [(name: String, folder: String, module: Target.Dependency)] = [
+        ("FuzzPayload", "Payload", "NotiplayCore"),
+        ("FuzzPropertyList", "PropertyList", "NotiplayCore"),
+        ("FuzzAppFile", "AppFile", "NotiplayCore"),
+        ("FuzzScript", "Script", "NotiplayScript"),
+        ("FuzzTerminalText", "TerminalText", "NotiplayCore"),
+        ("FuzzCard", "Card", "NotiplayViews"),
+        ("FuzzCenterFrames", "CenterFrames", "NotiplayCenterClient"),
+    ]
+    for fuzzTarget in fuzzTargets {
+        package.targets.append(
+            .executableTarget(
+                name: fuzzTarget.name, dependencies: ["FuzzSupport", fuzzTarget.module], path: "Fuzz/\(fuzzTarget.folder)",
+                swiftSettings: strictSettings + [.unsafeFlags(sanitize)],
+                linkerSettings: [.unsafeFlags(sanitize + ["-use-ld=lld"])]))
+        package.products.append(.executable(name: fuzzTarget.name, targets: [fuzzTarget.name]))
+    }
+}
