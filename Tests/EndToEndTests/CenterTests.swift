@@ -72,6 +72,9 @@ struct CenterTests {
             let states = (try JSONSerialization.jsonObject(with: history.stdout) as? [[String: Any]])?
                 .map { "\($0["identifier"] ?? "")=\($0["state"] ?? "")" }
             #expect(states == ["nag=removed", "memo=delivered"], "\(history)")
+            // From 8,192 on, two readers write it: the same bytes.
+            let long = try await notiplay("history", "--json", "--limit", "100000")
+            #expect(long.status == 0 && long.stdout == history.stdout, "\(long)")
 
             let events = String(decoding: server.stdoutSoFar, as: UTF8.self)
             #expect(events.contains("\"event\":\"didReceive\",") && events.contains("\"identifier\":\"memo\""), "\(events)")

@@ -12,10 +12,22 @@ import NotiplayCore
 /// ``reserve(_:)`` (an upper bound of what it will write before it asks again), then writes
 /// without checks.
 struct JSONChunkWriter: ~Copyable {
+    /// Where full chunks go.
+    enum Output {
+        /// Each chunk is lent to a function that copies it out (valid only during the call).
+        case lend((UnsafeRawBufferPointer) throws -> Void)
+        /// Each chunk's memory is given away with its length, and `exchange` returns the memory
+        /// to write on next (at least `chunkSize` bytes; at the start `exchange(nil, 0)`);
+        /// `release` takes the last back.
+        case handOff(
+            exchange: (UnsafeMutableRawBufferPointer?, Int) throws -> UnsafeMutableRawBufferPointer,
+            release: (UnsafeMutableRawBufferPointer) -> Void)
+    }
+
     private var buffer: UnsafeMutableRawBufferPointer
     private var count = 0
     private let chunkSize: Int
-    private let sink: (UnsafeRawBufferPointer) throws -> Void
+    private let output: Output
     /// The last day ``date(_:)`` wrote (dates in a list are mostly of a few days).
     private var lastDay: (days: Int64, date: (year: Int64, month: Int64, day: Int64)) = (0, (1970, 1, 1))
     /// The last second ``date(_:)`` wrote, and its first 20 bytes.
@@ -25,10 +37,25 @@ struct JSONChunkWriter: ~Copyable {
     init(chunkSize: Int, sink: @escaping (UnsafeRawBufferPointer) throws -> Void) {
         self.chunkSize = max(chunkSize, 4096)
         buffer = .allocate(byteCount: self.chunkSize, alignment: 1)
-        self.sink = sink
+        output = .lend(sink)
     }
 
-    deinit { buffer.deallocate() }
+    /// A writer giving its chunks of about `chunkSize` bytes away (``Output/handOff(exchange:release:)``).
+    init(
+        chunkSize: Int, exchange: @escaping (UnsafeMutableRawBufferPointer?, Int) throws -> UnsafeMutableRawBufferPointer,
+        release: @escaping (UnsafeMutableRawBufferPointer) -> Void
+    ) throws {
+        self.chunkSize = max(chunkSize, 4096)
+        buffer = try exchange(nil, 0)
+        output = .handOff(exchange: exchange, release: release)
+    }
+
+    deinit {
+        switch output {
+        case .lend: buffer.deallocate()
+        case .handOff(_, let release): release(buffer)
+        }
+    }
 
     /// Makes room for `byteCount` more bytes, handing on what was written when the chunk is full.
     mutating func reserve(_ byteCount: Int) throws {
@@ -43,7 +70,14 @@ struct JSONChunkWriter: ~Copyable {
     /// Hands on everything written so far.
     mutating func flush() throws {
         guard count > 0 else { return }
-        try sink(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+        switch output {
+        case .lend(let sink):
+            try sink(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+        case .handOff(let exchange, _):
+            let full = buffer
+            buffer = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+            buffer = try exchange(full, count)
+        }
         count = 0
     }
 
