@@ -76,23 +76,28 @@ struct RowJSONSource: NotificationJSON.Source {
     func jsonSequence() -> Int64 { sqlite3_column_int64(statement, 0) }
     func jsonAttachments() -> [StoredAttachment] { attachments }
 
+    private static let states: [StoredNotification.State] = [.pending, .delivered, .dismissed, .removed]
+
     func jsonState() throws -> StoredNotification.State {
-        let states: [StoredNotification.State] = [.pending, .delivered, .dismissed, .removed]
+        let states = Self.states
         let number = Int(sqlite3_column_int64(statement, 8))
-        guard sqlite3_column_type(statement, 8) != SQLITE_NULL, states.indices.contains(number) else {
+        guard number != 0 || sqlite3_column_type(statement, 8) != SQLITE_NULL, states.indices.contains(number) else {
             throw CenterStoreError(.badData, file: file, "holds a notification in a state notiplay does not know")
         }
         return states[number]
     }
 
     func jsonReplacedBy() -> Int64? {
-        sqlite3_column_type(statement, 13) == SQLITE_NULL ? nil : sqlite3_column_int64(statement, 13)
+        let number = sqlite3_column_int64(statement, 13)
+        return number == 0 && sqlite3_column_type(statement, 13) == SQLITE_NULL ? nil : number
     }
 
     func jsonDate(_ moment: NotificationJSON.Moment) -> Date? {
         let column = moment.rawValue
-        guard sqlite3_column_type(statement, column) != SQLITE_NULL else { return nil }
-        return Date(timeIntervalSince1970: sqlite3_column_double(statement, column))
+        // NULL reads as 0: its type is asked only then (each call costs as much as the value).
+        let seconds = sqlite3_column_double(statement, column)
+        guard seconds != 0 || sqlite3_column_type(statement, column) != SQLITE_NULL else { return nil }
+        return Date(timeIntervalSince1970: seconds)
     }
 
     func withJSONText(_ field: NotificationJSON.Text, _ body: (UnsafeRawBufferPointer?) throws -> Void) throws {
