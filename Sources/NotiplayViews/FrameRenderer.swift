@@ -194,6 +194,12 @@ struct Glyph {
         }
         let width = CellWidth.of(clean)
         if width == 0 { return (" ", 1, true) }
+        // What would join a neighbour on the terminal (a text's leading combining mark, half a
+        // flag) is written as blank columns; a trailing joiner or virama is left off.
+        guard let standalone = ClusterEdges.standalone(clean) else {
+            return (String(repeating: " ", count: width), width, true)
+        }
+        clean = standalone
         if !unicode { return (GlyphSet.asciiSafe(clean), width, true) }
         return (String(clean), width, width == 1 || clean.unicodeScalars.count == 1)
     }
