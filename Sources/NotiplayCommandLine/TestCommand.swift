@@ -24,7 +24,7 @@ struct TestCommand: AsyncParsableCommand {
 
             Each script runs on its own libmpv engine, as many at once as there are cores \
             (--jobs); one that runs past --timeout is stopped and reported. A folder runs every \
-            *.playback file under it; links to folders are followed, each folder once (by device \
+            *.playback file under it; links are followed, each folder and script once (by device \
             and inode), so a link back up the tree is no loop. Output: a summary on a terminal, \
             TAP otherwise or with --tap; --junit also writes JUnit XML. --untimed plays faster \
             than real time, except in scripts that check what is heard. What the extensions \

@@ -66,4 +66,16 @@ import Testing
         try link(dir + "/gone.playback", to: dir + "/nowhere.playback")
         #expect(walk(dir) == [dir + "/a/c/y.playback", dir + "/a/z.playback", dir + "/b.playback", dir + "/gone.playback"])
     }
+
+    @Test("A script under two names (a link, a hard link): run once, under the first name met")
+    func scriptTwice() throws {
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try write(dir + "/b.playback")
+        try link(dir + "/a.playback", to: "b.playback")
+        try link(dir + "/c.playback", to: dir + "/b.playback")
+        try FileManager.default.linkItem(atPath: dir + "/b.playback", toPath: dir + "/d.playback")
+        try write(dir + "/e.playback")
+        #expect(walk(dir) == [dir + "/a.playback", dir + "/e.playback"])
+    }
 }
