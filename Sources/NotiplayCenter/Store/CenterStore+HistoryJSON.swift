@@ -117,7 +117,7 @@ extension CenterStore {
                         let segments = HistorySegments(count: ranges.count, chunkSize: min(chunkSize, 256 << 10))
                         plan.put(.segments(segments, ranges))
                         if ranges.count > 1 { _ = sameSnapshot.wait() }
-                        Self.writeSegments(segments, ranges, db: db, file: file, chunkSize: chunkSize)
+                        Self.writeSegments(segments, ranges, db: db, file: file)
                         return .commit
                     }
                 }
@@ -143,7 +143,7 @@ extension CenterStore {
                     _ = try Int.fetchOne(db, sql: "SELECT 1 FROM notification LIMIT 1")
                     let same = try Int.fetchOne(db, sql: "PRAGMA data_version") == before
                     sameSnapshot.put(same)
-                    if same { Self.writeSegments(segments, ranges, db: db, file: file, chunkSize: chunkSize) }
+                    if same { Self.writeSegments(segments, ranges, db: db, file: file) }
                     return .commit
                 }
             }
@@ -171,7 +171,7 @@ extension CenterStore {
 
     /// Takes segments and writes them until none is left; a failure goes to `segments`.
     private static func writeSegments(
-        _ segments: HistorySegments, _ ranges: [ClosedRange<Int64>], db: Database, file: String, chunkSize: Int
+        _ segments: HistorySegments, _ ranges: [ClosedRange<Int64>], db: Database, file: String
     ) {
         while let index = segments.take() {
             do {
