@@ -49,7 +49,7 @@ final class CenterScriptHost: ScriptCenter {
     }
 
     private func observe() {
-        service.onEvent = { [weak self] event in
+        service.observe { [weak self] event in
             guard let self else { return }
             switch event {
             case .fired(let identifier, let late):

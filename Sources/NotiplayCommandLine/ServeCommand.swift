@@ -8,11 +8,12 @@ import Logging
 import Notiplay
 import NotiplayCenter
 import NotiplayCenterClient
+import NotiplayFreedesktop
 import NotiplayFreedesktopBridge
 import NotiplayCore
 import NotiplayPlayback
 import NotiplaySystem
-import NotiplayTerminal
+package import NotiplayTerminal
 import Synchronization
 import SystemPackage
 @preconcurrency import Glibc
@@ -69,9 +70,21 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "With --freedesktop, take the name over from the server that owns it.")
     var replace = false
 
+    @Option(help: ArgumentHelp("With --freedesktop, how long a low or normal notification that leaves it to the server (expire_timeout -1) stays on screen; 0: until dismissed (default 10).", valueName: "seconds"))
+    var expire = 10.0
+
+    @Option(help: ArgumentHelp("The same for a critical one (default 0: until dismissed).", valueName: "seconds"))
+    var expireCritical = 0.0
+
     @OptionGroup var output: OutputOptions
 
     @OptionGroup var media: MediaRootOptions
+
+    /// `--expire` and `--expire-critical` as the mapping's defaults (0: never).
+    var expiryDefaults: FreedesktopExpiryDefaults {
+        func expiry(_ seconds: Double) -> FreedesktopExpiry { seconds == 0 ? .never : .after(milliseconds: Int((seconds * 1000).rounded())) }
+        return FreedesktopExpiryDefaults(low: expiry(expire), normal: expiry(expire), critical: expiry(expireCritical))
+    }
 
     enum ClockKind: String, CaseIterable, ExpressibleByArgument {
         case system, virtual
@@ -81,6 +94,9 @@ struct ServeCommand: AsyncParsableCommand {
         if start != nil && clock != .virtual { throw ValidationError("--start is for --clock virtual") }
         if keepHistory < 0 { throw ValidationError("--keep-history must be 0 or more") }
         if !(keepDays > 0 && keepDays <= 36_500) { throw ValidationError("--keep-days must be more than 0 and at most 36500") }
+        for (name, seconds) in [("--expire", expire), ("--expire-critical", expireCritical)] where !(seconds >= 0 && seconds <= 86_400) {
+            throw ValidationError("\(name) must be 0 (never) or a number of seconds up to 86400")
+        }
     }
 
     func run() async throws {
@@ -113,7 +129,7 @@ struct ServeCommand: AsyncParsableCommand {
         let status = await Self.serve(
             store: store, apps: apps, engine: engine, headless: headless, keys: keys ?? KeyScript(), clock: clock, capture: capture,
             retention: retention, time: time, denied: Set(deny), sounds: (soundEngine, resolver), mediaFolders: mediaFolders,
-            freedesktop: freedesktop ? (replace: replace, address: processEnvironment["DBUS_SESSION_BUS_ADDRESS"]) : nil)
+            freedesktop: freedesktop ? (replace: replace, address: processEnvironment["DBUS_SESSION_BUS_ADDRESS"], expiry: expiryDefaults) : nil)
         await engine.shutdown()
         await soundEngine.shutdown()
         if status != 0 { throw ExitCode(status) }
@@ -125,7 +141,7 @@ struct ServeCommand: AsyncParsableCommand {
         clock: EventClock, capture: OutputCapture,
         retention: (count: Int, age: Duration?), time: CenterTime, denied: Set<String>,
         sounds: (engine: MPVEngine, resolver: ArrivalSoundResolver), mediaFolders: [String],
-        freedesktop: (replace: Bool, address: String?)? = nil
+        freedesktop: (replace: Bool, address: String?, expiry: FreedesktopExpiryDefaults)? = nil
     ) async -> Int32 {
         var configuration = PresentationSession.Configuration()
         configuration.environment = hostEnvironment(mediaFolders: mediaFolders)
@@ -167,30 +183,30 @@ struct ServeCommand: AsyncParsableCommand {
         defer { server.stop() }
         var bridge: FreedesktopBridge?
         if let freedesktop {
-            switch await ServeFreedesktop.start(service: service, replace: freedesktop.replace, address: freedesktop.address) {
+            switch await ServeFreedesktop.start(
+                service: service, replace: freedesktop.replace, address: freedesktop.address, expiry: freedesktop.expiry) {
             case .success(let started): bridge = started
             case .failure(let failure): return failure.status
             }
         }
-        service.onAction = { response in bridge?.chose(response) }
-        service.onResponse = { response in
-            bridge?.responded(response)
-            guard let waiter = waiters.take(response.identifier) else { return }
-            server.push(
-                ResponseWaiters.event(for: waiter, identifier: response.identifier, action: response.action, text: response.text),
-                to: waiter.connection)
-        }
-        service.onEvent = { event in
-            if case .removed(let identifiers) = event { bridge?.removed(identifiers) }
-            if case .removed(let identifiers) = event {
+        service.observe { event in
+            switch event {
+            case .response(let response):
+                guard let waiter = waiters.take(response.identifier) else { return }
+                server.push(
+                    ResponseWaiters.event(for: waiter, identifier: response.identifier, action: response.action, text: response.text),
+                    to: waiter.connection)
+            case .removed(let identifiers, _):
                 for identifier in identifiers {
                     guard let waiter = waiters.take(identifier) else { continue }
                     server.push(ResponseWaiters.event(for: waiter, identifier: identifier, action: ResponseWaiters.removedAction), to: waiter.connection)
                 }
+            default:
+                break
             }
-            if headless { print(Self.line(event, at: service.clock.seconds())) }
+            guard headless else { return }
+            if case .presentation(let logged) = event { print(logged.line) } else if let line = Self.line(event, at: service.clock.seconds()) { print(line) }
         }
-        if headless { service.onPresentationEvent = { logged in print(logged.line) } }
         do { try service.restore() } catch {
             Diagnostics.shared.report(error.description)
             return CenterPlaces.status(of: error)
@@ -225,4 +241,12 @@ struct ServeCommand: AsyncParsableCommand {
     }
 }
 
-extension CenterService: CardDeck {}
+extension CenterService: CardDeck {
+    /// The waiting cards as the terminal lists them, aged on the center's time.
+    package var queuedCards: [QueuedCard] {
+        let now = time.now
+        return waitingCards.map {
+            QueuedCard(app: $0.app, title: $0.title, age: now.timeIntervalSince($0.arrived), critical: $0.critical)
+        }
+    }
+}

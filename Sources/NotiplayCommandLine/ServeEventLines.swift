@@ -5,13 +5,22 @@ import NotiplayPlayback
 
 /// The center's events as event lines, for `serve --headless`.
 extension ServeCommand {
-    /// A center event as an event line.
-    static func line(_ event: CenterService.Event, at t: Double) -> EventLine {
+    /// A center event as an event line (`nil` for those that are not lines of their own: a
+    /// card's presentation events are printed as they are, actions and responses by them).
+    static func line(_ event: CenterService.Event, at t: Double) -> EventLine? {
         switch event {
         case .arrived(let identifier, let app, let queued):
             EventLine("arrived", t: t, [("identifier", .string(identifier)), ("app", .string(app)), ("waiting", .integer(queued))])
-        case .removed(let identifiers):
-            EventLine("removed", t: t, [("identifiers", .string(identifiers.joined(separator: ",")))])
+        case .skipped(let identifier, let app):
+            EventLine("skipped", t: t, [
+                ("identifier", .string(identifier)), ("app", .string(app)),
+                ("message", .string("not shown: no app named \"\(app)\" is registered with this server; it stays listed")),
+            ])
+        case .removed(let identifiers, let reason):
+            EventLine("removed", t: t, [
+                ("identifiers", .string(identifiers.joined(separator: ","))),
+                ("reason", .string(reason == .expired ? "expired" : "removed")),
+            ])
         case .shown(let identifier):
             EventLine("shown", t: t, [("identifier", identifier.map { .string($0) } ?? .null)])
         case .fired(let identifier, let late):
@@ -20,6 +29,8 @@ extension ServeCommand {
             EventLine("focus", t: t, [("state", .string(on ? "on" : "off"))])
         case .sound(let sound):
             soundLine(sound, at: t)
+        case .presentation, .action, .response:
+            nil
         }
     }
 

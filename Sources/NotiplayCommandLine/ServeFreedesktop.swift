@@ -6,13 +6,16 @@ import NotiplayDBus
 /// `serve --freedesktop`: the bridge started on the session bus, or the exit status saying why not.
 @MainActor
 enum ServeFreedesktop {
-    static func start(service: CenterService, replace: Bool, address: String?) async -> Result<FreedesktopBridge, ExitStatusError> {
+    static func start(
+        service: CenterService, replace: Bool, address: String?, expiry: FreedesktopExpiryDefaults
+    ) async -> Result<FreedesktopBridge, ExitStatusError> {
         guard let address, !address.isEmpty else {
             Diagnostics.shared.report("--freedesktop: no session bus (DBUS_SESSION_BUS_ADDRESS is not set); run it inside a desktop session or dbus-run-session")
             return .failure(ExitStatusError(ExitStatus.unavailable))
         }
         let mapping = FreedesktopMapping(options: .init(
-            dataDirectories: ArrivalSoundResolver.dataDirectories(xdgDataDirs: processEnvironment["XDG_DATA_DIRS"])))
+            dataDirectories: ArrivalSoundResolver.dataDirectories(xdgDataDirs: processEnvironment["XDG_DATA_DIRS"]),
+            defaultExpiry: expiry))
         let bridge = FreedesktopBridge(service: service, mapping: mapping, version: NotiplayCLI.version)
         do {
             try await bridge.start(address: address, replace: replace) {

@@ -3,8 +3,8 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import NotiplayCenter
-import NotiplayCore
+package import NotiplayCenter
+package import NotiplayCore
 import NotiplayFreedesktop
 
 /// How freedesktop notifications end (expiry, closing) and come back after a restart.
@@ -15,33 +15,13 @@ extension FreedesktopBridge {
     /// How many ids are reserved at a time (one store write per this many `Notify` calls).
     static let idBlock: UInt32 = 100
 
-    /// Knows again the freedesktop notifications the center holds as delivered (after a
-    /// restart): their extras, their buttons, their expiry; and goes on with ids after the last
-    /// one handed out. Call it after the center's `restore()`.
+    /// Goes on with ids after the last one handed out before a restart. Call it after the
+    /// center's `restore()`, which told the bridge of every live freedesktop notification
+    /// (through ``traits(of:app:)``).
     package func restore() {
-        let stored = (try? service.store.delivered()) ?? []
-        var live: [UInt32] = []
-        for notification in stored {
-            guard let id = FreedesktopIDs.id(fromIdentifier: notification.identifier),
-                let payload = try? JSONParser.parse(Array(notification.payload.utf8)).objectValue,
-                let restored = FreedesktopExtras(payload: payload), restored.id == id
-            else { continue }
-            live.append(id)
-            extras[id] = restored
-            if restored.transient { transient.insert(notification.identifier) }
-            // Under the category it was stored with (its app's, for an app by desktop-entry).
-            let identifier = payload["aps"]?.objectValue?["category"]?.stringValue ?? FreedesktopIDs.categoryIdentifier(for: id)
-            if let category = restored.actions.category(identifier: identifier) {
-                _ = try? service.setCategories(CategoryJSON.encode([category]), for: notification.app)
-            }
-            if let timeout = restored.expireTimeout {
-                let elapsed = service.time.now.timeIntervalSince(notification.deliveredAt ?? notification.arrivedAt)
-                armExpiry(id, after: .milliseconds(max(0, Int64(timeout) - Int64(elapsed * 1000))))
-            }
-        }
-        let reserved = (try? service.store.setting(Self.reservedIDSetting)).flatMap { $0.flatMap(UInt32.init) } ?? 0
+        let reserved = service.setting(Self.reservedIDSetting).flatMap(UInt32.init) ?? 0
         reservedID = reserved
-        ids = FreedesktopIDs(live: live, next: max(reserved, live.max() ?? 0) &+ 1)
+        ids = FreedesktopIDs(live: Array(extras.keys), next: max(reserved, extras.keys.max() ?? 0) &+ 1)
     }
 
     /// Records in the store that ids up to past `id` are handed out, a block at a time.
@@ -49,36 +29,7 @@ extension FreedesktopBridge {
         guard id > reservedID || reservedID &- id > UInt32.max / 2 else { return }
         let block = id &+ Self.idBlock
         reservedID = block
-        try? service.store.setSetting(Self.reservedIDSetting, to: String(block))
-    }
-
-    /// Closes notification `id` with reason 1 once `duration` has passed (`nil`: never),
-    /// replacing any expiry it had.
-    func armExpiry(_ id: UInt32, after duration: Duration?) {
-        expiries.removeValue(forKey: id)?.cancel()
-        guard let duration else { return }
-        expiries[id] = Task { [weak self] in
-            try? await Task.sleep(for: duration)
-            guard !Task.isCancelled else { return }
-            self?.expire(id)
-        }
-    }
-
-    private func expire(_ id: UInt32) {
-        expiries[id] = nil
-        guard extras[id] != nil else { return }
-        closing[id] = .expired
-        let removed = (try? service.remove(identifiers: [FreedesktopIDs.identifier(for: id)], states: [.delivered])) ?? []
-        // Not in the center (a service extension still had it): closed all the same.
-        if removed.isEmpty, extras[id] != nil { emit(.notificationClosed(id: id, reason: closing.removeValue(forKey: id) ?? .expired)) }
-    }
-
-    /// Notification `id` is closed: forgotten, its id free again.
-    func ended(_ id: UInt32) {
-        extras[id] = nil
-        closing[id] = nil
-        expiries.removeValue(forKey: id)?.cancel()
-        ids.release(id)
+        service.setSetting(Self.reservedIDSetting, to: String(block))
     }
 
     /// A token for the spec 1.2 `ActivationToken` signal. A terminal has no compositor to ask
@@ -87,5 +38,21 @@ extension FreedesktopBridge {
     /// means no focus change.
     static func activationToken(for id: UInt32) -> String {
         "notiplay-\(id)-\(UInt64.random(in: 0...UInt64.max))"
+    }
+}
+
+/// What a freedesktop notification's card needs beyond its payload, read from the payload's
+/// `freedesktop` object: the same on arrival and after a restart.
+extension FreedesktopBridge: NotificationTraitSource {
+    package func traits(of notification: UNNotification, app: String) -> NotificationTraits? {
+        let content = notification.request.content
+        guard let found = FreedesktopExtras(payload: content.jsonUserInfo),
+            FreedesktopIDs.id(fromIdentifier: notification.request.identifier) == found.id
+        else { return nil }
+        extras[found.id] = found
+        let identifier = content.categoryIdentifier.isEmpty ? FreedesktopIDs.categoryIdentifier(for: found.id) : content.categoryIdentifier
+        return NotificationTraits(
+            category: found.actions.category(identifier: identifier), startsMedia: found.sound != nil,
+            lifetime: found.expireTimeout.map { .milliseconds(Int64($0)) }, transient: found.transient)
     }
 }

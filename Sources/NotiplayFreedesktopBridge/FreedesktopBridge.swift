@@ -13,6 +13,11 @@ package import NotiplayFreedesktop
 /// `Notify` stores and shows a notification like `send` does (mapped by ``FreedesktopMapping``);
 /// what people do to its card, and its removal, go back to the client as the spec's signals.
 ///
+/// The bridge speaks to the center only through its public surface: it hands it notifications
+/// (`receive`), tells it what each of its notifications' cards needs beyond the payload (its
+/// buttons, its expiry, its sound playing on arrival, whether the history keeps it: a
+/// ``NotificationTraitSource``, asked on arrival and on restore alike), and observes its events.
+///
 /// D-Bus handlers run on the connection's thread; each hops to the main actor, where the center
 /// is, and replies from there.
 @MainActor
@@ -27,15 +32,9 @@ package final class FreedesktopBridge {
     var ids = FreedesktopIDs()
     /// The largest id handed out before the store must record a new one (see `reserve`).
     var reservedID: UInt32 = 0
-    /// The extras of each live freedesktop notification, by id (its actions, residency).
+    /// The extras of each live freedesktop notification, by id (its actions, residency), learnt
+    /// when the center takes it in (arrival or restore).
     var extras: [UInt32: FreedesktopExtras] = [:]
-    /// Why notifications being closed by the server itself are closed (expiry): their removal
-    /// says so, rather than reason 3.
-    var closing: [UInt32: CloseReason] = [:]
-    /// The expiry of each notification with an `expire_timeout`.
-    var expiries: [UInt32: Task<Void, Never>] = [:]
-    /// Transient notifications not yet ended: the history forgets them when they end.
-    var transient: Set<String> = []
     private var connection: DBusServiceConnection?
     /// Set once the server stops: leaving the bus is no longer news.
     private let stopping = SharedFlag()
@@ -52,9 +51,8 @@ package final class FreedesktopBridge {
         self.service = service
         self.mapping = mapping
         information = .notiplay(version: version)
-        service.keepsInHistory = { [weak self] identifier in
-            self?.transient.remove(identifier) == nil
-        }
+        service.addTraitSource(self)
+        service.observe { [weak self] event in self?.centerEvent(event) }
     }
 
     /// Connects to the bus at `address` and takes the name (from another server with `replace`).
@@ -88,38 +86,36 @@ package final class FreedesktopBridge {
     /// Leaves the bus.
     package func stop() async {
         stopping.withLock { $0 = true }
-        for expiry in expiries.values { expiry.cancel() }
         await connection?.stop()
         connection = nil
     }
 
     // MARK: The center's side
 
-    /// An action was chosen on a card: `ActionInvoked` (or `NotificationReplied`). Whether
-    /// the card then closes is told by ``responded(_:)``.
-    package func chose(_ response: CenterResponse) {
-        guard let id = FreedesktopIDs.id(fromIdentifier: response.identifier), let extras = extras[id] else { return }
-        for signal in FreedesktopResponse.signals(forAction: response.action, userText: response.text, extras: extras) {
-            if case .notificationClosed = signal { continue }
-            emit(signal)
-        }
-    }
-
-    /// A card was answered or dismissed: closed, reason 2, once the card is gone (a resident
-    /// notification's card stays after an action).
-    package func responded(_ response: CenterResponse) {
-        guard response.action == UNNotificationDismissActionIdentifier,
-            let id = FreedesktopIDs.id(fromIdentifier: response.identifier), extras[id] != nil
-        else { return }
-        emit(.notificationClosed(id: id, reason: .dismissed))
-    }
-
-    /// Notifications were removed (`notiplay remove`, `CloseNotification`): closed, reason 3
-    /// (1 when they expired).
-    package func removed(_ identifiers: [String]) {
-        for identifier in identifiers {
-            guard let id = FreedesktopIDs.id(fromIdentifier: identifier), extras[id] != nil else { continue }
-            emit(.notificationClosed(id: id, reason: closing.removeValue(forKey: id) ?? .closedByCall))
+    /// What the center did, as the spec's signals: an action chosen is `ActionInvoked` (or
+    /// `NotificationReplied`); a card answered or dismissed is closed, reason 2, once it is gone
+    /// (a resident notification's card stays after an action); a notification removed is closed,
+    /// reason 3 (`notiplay remove`, `CloseNotification`) or 1 (expired).
+    private func centerEvent(_ event: CenterService.Event) {
+        switch event {
+        case .action(let response):
+            guard let id = FreedesktopIDs.id(fromIdentifier: response.identifier), let extras = extras[id] else { return }
+            for signal in FreedesktopResponse.signals(forAction: response.action, userText: response.text, extras: extras) {
+                if case .notificationClosed = signal { continue }
+                emit(signal)
+            }
+        case .response(let response):
+            guard response.action == UNNotificationDismissActionIdentifier,
+                let id = FreedesktopIDs.id(fromIdentifier: response.identifier), extras[id] != nil
+            else { return }
+            emit(.notificationClosed(id: id, reason: .dismissed))
+        case .removed(let identifiers, let reason):
+            for identifier in identifiers {
+                guard let id = FreedesktopIDs.id(fromIdentifier: identifier), extras[id] != nil else { continue }
+                emit(.notificationClosed(id: id, reason: reason == .expired ? .expired : .closedByCall))
+            }
+        default:
+            break
         }
     }
 
@@ -135,34 +131,19 @@ package final class FreedesktopBridge {
         let mapped = mapping.map(notify, id: assignment.id)
         for warning in mapped.warnings { onWarning?(assignment.id, warning) }
         let app = mapped.desktopEntry.flatMap { service.appName(matching: $0) } ?? defaultApp
-        let previous = extras[assignment.id]
-        extras[assignment.id] = mapped.extras
-        if mapped.extras.transient { transient.insert(mapped.identifier) } else { transient.remove(mapped.identifier) }
-        if mapped.autoPlaysAttachment,
-            SoundPolicy.mayAutoPlayMedia(level: mapped.content.interruptionLevel, focus: service.focus)
-        {
-            service.playOnArrival(mapped.identifier)
-        }
         let presented = presentation(of: mapped, for: app)
         do {
-            if let category = presented.category {
-                _ = try service.setCategories(CategoryJSON.encode([category]), for: app)
-            }
             let incoming = IncomingNotification(
                 identifier: mapped.identifier, app: app, payload: presented.payload,
                 categoryIdentifier: presented.categoryIdentifier,
                 attachments: try CenterService.incoming(mapped.attachments), sender: call.sender)
             _ = try service.receive(incoming)
         } catch {
-            // Nothing stored: everything goes back to how it was.
-            extras[assignment.id] = previous
-            service.cancelPlayOnArrival(mapped.identifier)
-            if previous?.transient == true { transient.insert(mapped.identifier) } else { transient.remove(mapped.identifier) }
-            if previous == nil { ids.release(assignment.id) }
+            // Nothing stored: the id is free again, unless it names a notification still live.
+            if extras[assignment.id] == nil { ids.release(assignment.id) }
             respond(.error(.failed("the notification could not be stored: \(error)")))
             return
         }
-        armExpiry(assignment.id, after: mapped.expiry.duration)
         respond(.values([.uint32(assignment.id)]))
     }
 
@@ -185,7 +166,8 @@ package final class FreedesktopBridge {
         case .notificationReplied(let id, let text): (member, arguments) = ("NotificationReplied", [.uint32(id), .string(text)])
         case .notificationClosed(let id, let reason):
             (member, arguments) = ("NotificationClosed", [.uint32(id), .uint32(reason.rawValue)])
-            ended(id)
+            extras[id] = nil
+            ids.release(id)
         }
         send(member, arguments)
     }

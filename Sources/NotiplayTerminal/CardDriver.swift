@@ -36,6 +36,15 @@ package protocol CardDeck: AnyObject {
     func move(by step: Int) -> PresentationSession?
     /// The shown card was dismissed: the deck shows another, or none.
     func shownCardDismissed()
+    /// A key was pressed on the shown card (arrivals then wait a few seconds before they take
+    /// the screen from under the person).
+    func keyPressed()
+    /// Every card was dismissed at once (`X`): the deck shows none.
+    func dismissAll()
+    /// The cards waiting after the shown one, in the order `n` reaches them.
+    var queuedCards: [QueuedCard] { get }
+    /// Whether the shown card is critical: drawn so that it stands out.
+    var shownIsCritical: Bool { get }
     /// Set by the driver; the deck calls it when the shown session or its status changed.
     var onDeckChange: (@MainActor () -> Void)? { get set }
 }
@@ -86,5 +95,42 @@ package struct PlainTextCardDriver: CardDriver {
         write(FrameRenderer.plainText(CardLayout.render(session.card(), width: width), glyphs: glyphs) + "\n")
         shown()
         return await keys.run(on: session).cardEnd ?? .closed
+    }
+}
+
+/// A card waiting behind the shown one, as a line under it: its app, its title, how long ago it
+/// arrived.
+package struct QueuedCard: Sendable, Equatable {
+    /// Its app's name.
+    package var app: String
+    /// Its title (else its body).
+    package var title: String
+    /// Seconds since it arrived.
+    package var age: Double
+    /// It is critical.
+    package var critical: Bool
+
+    /// A waiting card.
+    package init(app: String, title: String, age: Double, critical: Bool) {
+        self.app = app
+        self.title = title
+        self.age = age
+        self.critical = critical
+    }
+
+    /// `app · title · 3m`, cleaned of terminal controls, cut to `width` columns by the grid.
+    package var line: String {
+        let mark = critical ? "‼ " : "· "
+        return mark + TerminalText.clean(app) + " · " + TerminalText.clean(title) + " · " + Self.age(age)
+    }
+
+    /// An age as a person reads it: `now`, `12s`, `4m`, `2h`, `3d`.
+    package static func age(_ seconds: Double) -> String {
+        let s = Int(max(0, seconds))
+        if s < 5 { return "now" }
+        if s < 60 { return "\(s)s" }
+        if s < 3600 { return "\(s / 60)m" }
+        if s < 86_400 { return "\(s / 3600)h" }
+        return "\(s / 86_400)d"
     }
 }

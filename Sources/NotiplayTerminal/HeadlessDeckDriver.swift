@@ -62,6 +62,7 @@ package final class HeadlessDeckDriver {
     /// Feeds `script` to the shown card (moving between cards on n and N).
     private func run(_ script: KeyScript) async -> CardEnd? {
         guard !script.steps.isEmpty else { return nil }
+        deck.keyPressed()
         guard let session = deck.shownSession else {
             // No card: only quitting means something.
             for case .key(let key) in script.steps {
@@ -73,7 +74,13 @@ package final class HeadlessDeckDriver {
             }
             return nil
         }
-        let end = await script.run(on: session, moveCard: { [deck] step in deck.move(by: step) }).cardEnd
+        let end = await script.run(
+            on: session, moveCard: { [deck] step in deck.move(by: step) },
+            dismissAll: { [deck] in
+                deck.dismissAll()
+                return deck.shownSession
+            }
+        ).cardEnd
         dismissIfNeeded()
         return end
     }

@@ -12,6 +12,10 @@ package enum CardCommand: Sendable, Equatable {
     case interrupt
     /// n or N: the next or the previous card of the center's queue (nothing on a single card).
     case otherCard(step: Int)
+    /// X: dismiss every card of the center's queue (nothing on a single card).
+    case dismissAll
+    /// ?: list every key (on a terminal; nothing elsewhere).
+    case help
 }
 
 /// The one table of keys: what each key does on a card, for the keyboard and for a key script
@@ -25,7 +29,8 @@ package enum KeyBindings {
     /// space or p: the media button; 1–9: actions; Tab and Shift-Tab: focus the next or previous
     /// button (the extension's, when it takes input, then the actions); Enter: the focused button,
     /// or the default action when none is; Esc or d: dismiss; t: touch the content; ← and →: 5 s
-    /// back or on; n and N: the next and previous card (the center's queue); q or Ctrl-D: quit;
+    /// back or on; n and N: the next and previous card (the center's queue); X: dismiss every
+    /// card of the queue; ?: list the keys; q or Ctrl-D: quit;
     /// Ctrl-C: interrupt. A click (the left button pressed) reaches what is under it on the card,
     /// drawn from the screen's top-left corner; other mouse reports do nothing.
     package static func command(for key: Key) -> CardCommand? {
@@ -41,6 +46,8 @@ package enum KeyBindings {
         case .right: .input(.seekBy(seekStep))
         case .character("n"): .otherCard(step: 1)
         case .character("N"): .otherCard(step: -1)
+        case .character("X"): .dismissAll
+        case .character("?"): .help
         case .character("q"), .controlD: .quit
         case .controlC: .interrupt
         case .character(let c):
@@ -50,7 +57,7 @@ package enum KeyBindings {
     }
 
     /// The key a key script names: `space`, `p`, `1`–`9`, `tab`, `shift-tab` (or `backtab`),
-    /// `enter` (or `return`), `esc` (or `escape`), `d`, `q`, `n`, `N`, `tap` (t), `left` (or ←),
+    /// `enter` (or `return`), `esc` (or `escape`), `d`, `q`, `n`, `N`, `X`, `?`, `tap` (t), `left` (or ←),
     /// `right` (or →); and a click, `click:COLUMN:ROW` (from 1, as a terminal reports it).
     package static func key(named name: String) -> Key? {
         switch name {
@@ -62,7 +69,7 @@ package enum KeyBindings {
         case "tap": .character("t")
         case "left", "←": .left
         case "right", "→": .right
-        case "p", "d", "q", "n", "N": .character(Character(name))
+        case "p", "d", "q", "n", "N", "X", "?": .character(Character(name))
         default:
             if name.count == 1, let digit = Int(name), (1...9).contains(digit) {
                 .character(Character(name))
@@ -83,5 +90,20 @@ package enum KeyBindings {
     }
 
     /// The key names a key script accepts, for messages.
-    package static let names = "space, p, 1-9, tab, shift-tab, enter, esc, d, q, n, N, tap, left, right, click:COL:ROW"
+    package static let names = "space, p, 1-9, tab, shift-tab, enter, esc, d, q, n, N, X, ?, tap, left, right, click:COL:ROW"
+
+    /// Every key, a line each, as `?` lists them on a terminal.
+    package static let help: [String] = [
+        "space, p   play or pause the media",
+        "1-9        the card's actions",
+        "tab        focus the next button (shift-tab: the previous)",
+        "enter      the focused button, else the default action",
+        "esc, d     dismiss the card",
+        "t          touch the content",
+        "←, →       5 s back or on",
+        "n, N       the next or previous card",
+        "X          dismiss every card",
+        "?          this list (any key closes it)",
+        "q          quit",
+    ]
 }

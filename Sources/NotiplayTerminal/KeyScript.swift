@@ -91,7 +91,8 @@ package struct KeyScript: Sendable, Equatable {
     /// card's session (the center's queue) and go on with it; without `moveCard` they do nothing.
     @MainActor
     package func run(
-        on session: PresentationSession, moveCard: (@MainActor (Int) -> PresentationSession?)? = nil
+        on session: PresentationSession, moveCard: (@MainActor (Int) -> PresentationSession?)? = nil,
+        dismissAll: (@MainActor () -> PresentationSession?)? = nil
     ) async -> Outcome {
         var session = session
         for step in steps {
@@ -103,6 +104,12 @@ package struct KeyScript: Sendable, Equatable {
                     await Task.yield()
                 case .otherCard(let step)?:
                     if let moved = moveCard?(step) { session = moved }
+                case .dismissAll?:
+                    guard let dismissAll else { break }
+                    // Nothing left to show: the rest of the script has no card to go to.
+                    guard let next = dismissAll() else { return .finished }
+                    session = next
+                case .help?: break
                 case .quit?: return .quit
                 case .interrupt?: return .interrupted
                 case nil: break

@@ -65,6 +65,8 @@ private final class TerminalCardScreen {
     private var prompt: (number: Int, title: String, text: String)?
     private var notice: String?
     private var drawPending = false
+    /// `?` was pressed: the keys are listed until the next key.
+    private var showingHelp = false
 
     init(source: CardSource, output: Int32, environment: [String: String]) {
         self.source = source
@@ -96,7 +98,7 @@ private final class TerminalCardScreen {
         }
         hook(session)
         draw()
-        if let session, let end = await keys.run(on: session, moveCard: moveCard).cardEnd { return end }
+        if let session, let end = await keys.run(on: session, moveCard: moveCard, dismissAll: dismissAll).cardEnd { return end }
         if let end = afterInput() { return end }
 
         for await event in events {
@@ -166,15 +168,33 @@ private final class TerminalCardScreen {
         return moved
     }
 
+    /// Every card of a deck dismissed (`nil` on a single card, or when none is left).
+    private func dismissAll() -> PresentationSession? {
+        guard case .deck(let deck) = source else { return nil }
+        deck.dismissAll()
+        shownChanged()
+        return deck.shownSession
+    }
+
     /// What a key does; the end of the card when it ends it.
     private func handle(_ key: Key) -> CardEnd? {
+        if case .deck(let deck) = source { deck.keyPressed() }
         if prompt != nil { return type(key) }
+        if showingHelp, key != .controlC {
+            // Any key closes the list of keys, and does nothing else.
+            showingHelp = false
+            renderer.invalidate()
+            draw()
+            return nil
+        }
         guard let session else {
             switch KeyBindings.command(for: key) {
             case .quit?: return .closed
             case .interrupt?: return .interrupted(signal: 2)
-            default: return nil
+            case .help?: showHelp()
+            default: break
             }
+            return nil
         }
         switch KeyBindings.command(for: key) {
         case .input(let input)?:
@@ -185,6 +205,8 @@ private final class TerminalCardScreen {
                 session.handle(input)
             }
         case .otherCard(let step)?: _ = moveCard(step)
+        case .dismissAll?: _ = dismissAll()
+        case .help?: showHelp()
         case .quit?: return .closed
         case .interrupt?: return .interrupted(signal: 2)
         case nil: break
@@ -237,13 +259,34 @@ private final class TerminalCardScreen {
         }
     }
 
+    private func showHelp() {
+        showingHelp = true
+        renderer.invalidate()
+        draw()
+    }
+
     /// Draws the card now: one write with only what changed.
     private func draw() {
         drawPending = false
         guard terminal.isEntered else { return }
+        if showingHelp {
+            var screen = Grid(width: size.columns, height: size.rows)
+            for (row, line) in (["keys (any key closes this)"] + KeyBindings.help).prefix(size.rows).enumerated() {
+                _ = screen.put(line, row: row, column: 0, limit: size.columns)
+            }
+            let bytes = renderer.render(screen, mode: colors, glyphs: glyphs)
+            if !bytes.isEmpty && !terminal.write(frame: bytes) { renderer.invalidate() }
+            return
+        }
         let promptLine = prompt.map { "\($0.title): \($0.text)" }
         var deckStatus: String?
-        if case .deck(let deck) = source { deckStatus = deck.deckStatus }
+        var queued: [QueuedCard] = []
+        var critical = false
+        if case .deck(let deck) = source {
+            deckStatus = deck.deckStatus
+            queued = deck.queuedCards
+            critical = deck.shownIsCritical
+        }
         guard let session else {
             var screen = Grid(width: size.columns, height: size.rows)
             _ = screen.put(deckStatus ?? "", row: 0, column: 0, limit: size.columns)
@@ -251,16 +294,28 @@ private final class TerminalCardScreen {
             if !bytes.isEmpty && !terminal.write(frame: bytes) { renderer.invalidate() }
             return
         }
-        let status = [notice, deckStatus].compactMap { $0 }.joined(separator: " · ")
+        let status = [critical ? "‼ CRITICAL" : nil, notice, deckStatus].compactMap { $0 }.joined(separator: " · ")
         // Clicks and Tab go by the card as drawn here.
         session.layoutWidth = size.columns
-        let card = CardLayout.render(
+        var card = CardLayout.render(
             session.card(prompt: promptLine, status: status.isEmpty ? nil : status), width: size.columns)
+        if critical {
+            // A critical card stands out: its top edge and header in bold red.
+            for column in 0..<card.width where card.height > 0 {
+                card[0, column].style = card[0, column].style.foreground(.ansi(9))
+                card[0, column].style.bold = true
+            }
+        }
         // The frame is the card itself (the rest of the screen stays blank): a smaller diff.
         var screen = card
-        if card.height > size.rows {
-            screen = Grid(width: size.columns, height: size.rows)
+        if card.height > size.rows || !queued.isEmpty {
+            // The waiting cards a line each under the card, as far as the pane allows.
+            let lines = queued.prefix(max(0, size.rows - card.height))
+            screen = Grid(width: size.columns, height: min(size.rows, card.height + lines.count))
             screen.draw(card, row: 0, column: 0)
+            for (offset, waiting) in lines.enumerated() {
+                _ = screen.put(waiting.line, row: card.height + offset, column: 0, style: .dim, limit: size.columns)
+            }
         }
         let bytes = renderer.render(screen, mode: colors, glyphs: glyphs)
         // Not written while suspended: the next frame, after `resumed`, draws everything.

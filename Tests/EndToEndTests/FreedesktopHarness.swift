@@ -132,7 +132,12 @@ final class FreedesktopFixture: Sendable {
         return child
     }
 
-    /// Starts `notiplay serve --headless --events jsonl --freedesktop ARGUMENTS`, reading keys from
+    /// `--expire 0`: a card that leaves expire_timeout to the server stays until dismissed, so that
+    /// no verdict depends on how fast a loaded machine gets to its next step (the default, 10 s,
+    /// is tested on its own with a short `--expire`).
+    static let noExpiry = ["--expire", "0"]
+
+    /// Starts `notiplay serve --headless --events jsonl --freedesktop [--expire 0] ARGUMENTS`, reading keys from
     /// the fixture's FIFO (or `/dev/null` when `keys` is false); with `mergingErrors` its standard
     /// error goes to its standard output too. Returns once it showed its first card (the bus name
     /// is taken before that).
@@ -144,7 +149,7 @@ final class FreedesktopFixture: Sendable {
         let server = track(ChildProcess(
             "/bin/sh",
             ["-c", script, try E2E.binary(), keys ? keysPath : "/dev/null", "serve", "--headless", "--events", "jsonl", "--freedesktop"]
-                + arguments, environment: environment ?? self.environment))
+                + (arguments.contains("--expire") ? [] : Self.noExpiry) + arguments, environment: environment ?? self.environment))
         try await server.start()
         // The first card shown (the empty deck, or a notification restored from the store).
         if await !server.until(["\"event\":\"shown\""]) {

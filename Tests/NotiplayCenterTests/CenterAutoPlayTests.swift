@@ -14,6 +14,16 @@ extension RealEngine {
     @Suite(.serialized, .timeLimit(.minutes(2))) struct CenterAutoPlayTests {
         typealias Recorder = CenterSoundTests.Recorder
 
+        /// What the desktop bridge tells the center of its notifications, told here by identifier.
+        @MainActor final class Traits: NotificationTraitSource {
+            var byIdentifier: [String: NotificationTraits] = [:]
+            func traits(of notification: UNNotification, app: String) -> NotificationTraits? {
+                byIdentifier[notification.request.identifier]
+            }
+        }
+
+        let traits = Traits()
+
         func withCenter(_ body: @MainActor (CenterService, Recorder) async throws -> Void) async throws {
             let folder = try TestMedia.scratch().appendingPathComponent("store").path
             let engine = try MPVEngine(output: .null(untimed: false))
@@ -21,8 +31,10 @@ extension RealEngine {
                 store: try CenterStore.open(folder: folder), apps: [CenterService.App(definition: .standard, registry: .empty)],
                 types: ExtensionTypes(), engine: engine)
             let recorder = Recorder()
-            service.onEvent = { recorder.record($0) }
-            service.onPresentationEvent = { recorder.record($0) }
+            service.observe { event in
+                if case .presentation(let logged) = event { recorder.record(logged) } else { recorder.record(event) }
+            }
+            service.addTraitSource(traits)
             try await body(service, recorder)
             await service.close()
             await engine.shutdown()
@@ -64,14 +76,14 @@ extension RealEngine {
             try await withCenter { service, recorder in
                 _ = try service.receive(Self.plain("quiet"))
                 #expect(Self.shown(service) == "quiet")
-                service.playOnArrival("memo")
+                traits.byIdentifier["memo"] = NotificationTraits(startsMedia: true)
                 _ = try service.receive(Self.withMedia("memo", seconds: 30))
                 #expect(Self.shown(service) == "memo")
                 let card = try #require(service.shownSession)
                 #expect(card.isPlaying)
                 await recorder.wait(forPlayback: "started")
                 #expect(card.log.events(named: "mediaPlay").count == 1)
-                // Without the request, the same arrival waits behind the shown card, silent.
+                // Without the trait, the same arrival waits behind the playing card, silent.
                 _ = try service.receive(Self.withMedia("later", seconds: 1))
                 #expect(Self.shown(service) == "memo")
             }
@@ -84,10 +96,10 @@ extension RealEngine {
                 let first = try #require(service.shownSession)
                 first.handle(.media)
                 await recorder.wait(forPlayback: "started")
-                service.playOnArrival("second")
+                traits.byIdentifier["second"] = NotificationTraits(startsMedia: true)
                 _ = try service.receive(Self.withMedia("second", seconds: 30))
                 #expect(Self.shown(service) == "first", "took the screen from playing media")
-                #expect(service.deckStatus == "1 more · n next · N previous")
+                #expect(service.deckStatus == "1 more · n next · N previous · X dismiss all")
                 let second = try #require(service.move(by: 1))
                 #expect(Self.shown(service) == "second")
                 #expect(second.isPlaying)
@@ -99,6 +111,25 @@ extension RealEngine {
             }
         }
 
+        @Test("A card that waited for playing media shows and starts its own when that media ends, without a key")
+        func startsWhenTheMediaAheadEnds() async throws {
+            try await withCenter { service, recorder in
+                _ = try service.receive(Self.withMedia("first", seconds: 1))
+                let first = try #require(service.shownSession)
+                first.handle(.media)
+                await recorder.wait(forPlayback: "started")
+                traits.byIdentifier["second"] = NotificationTraits(startsMedia: true)
+                _ = try service.receive(Self.withMedia("second", seconds: 30))
+                #expect(Self.shown(service) == "first")
+                await recorder.wait(for: { $0 == .shown(identifier: "second") })
+                await recorder.wait(forPlayback: "ended")
+                let second = try #require(service.shownSession)
+                #expect(Self.shown(service) == "second")
+                #expect(second.isPlaying)
+                #expect(second.log.events(named: "mediaPlay").count == 1)
+            }
+        }
+
         @Test("An action chosen on a card is reported when chosen, before the card is answered")
         func actionChosen() async throws {
             try await withCenter { service, _ in
@@ -107,8 +138,10 @@ extension RealEngine {
                 _ = try service.setCategories(CategoryJSON.encode([category]), for: "notiplay")
                 var chosen: [CenterResponse] = []
                 var answered: [CenterResponse] = []
-                service.onAction = { chosen.append($0) }
-                service.onResponse = { answered.append($0) }
+                service.observe { event in
+                    if case .action(let response) = event { chosen.append(response) }
+                    if case .response(let response) = event { answered.append(response) }
+                }
                 _ = try service.receive(Self.plain("q", category: "ask"))
                 let card = try #require(service.shownSession)
                 #expect(card.actions.map(\.identifier) == ["yes"])
@@ -122,10 +155,11 @@ extension RealEngine {
         @Test("A notification the history does not keep is deleted when dismissed or removed; others stay")
         func transient() async throws {
             try await withCenter { service, _ in
-                service.keepsInHistory = { !$0.hasPrefix("gone") }
-                for id in ["gone-1", "gone-2", "kept-1", "kept-2"] { _ = try service.receive(Self.plain(id)) }
+                for id in ["gone-1", "gone-2"] { traits.byIdentifier[id] = NotificationTraits(transient: true) }
+                _ = try service.receive(Self.plain("gone-1"))
                 #expect(Self.shown(service) == "gone-1")
                 service.shownCardDismissed()
+                for id in ["gone-2", "kept-1", "kept-2"] { _ = try service.receive(Self.plain(id)) }
                 _ = try service.remove(identifiers: ["gone-2", "kept-1"])
                 _ = try service.remove(identifiers: nil)
                 let history = try service.store.history(limit: 10).map(\.identifier).sorted()

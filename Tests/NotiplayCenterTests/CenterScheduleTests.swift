@@ -34,7 +34,7 @@ extension RealEngine {
             let store = try CenterStore.open(folder: folder, now: { time.now })
             let service = CenterService(store: store, apps: [app], types: ExtensionTypes(), engine: engine, time: time)
             let box = EventBox()
-            service.onEvent = { event in
+            service.observe { event in
                 box.events.append(event)
                 if case .fired(let identifier, let late) = event { box.fired.append((identifier, late, time.now)) }
             }
@@ -83,7 +83,7 @@ extension RealEngine {
                 #expect(box.fired.map(\.2) == [60, 120, 180].map { Self.start.addingTimeInterval($0) })
                 #expect(try service.store.pending().map(\.identifier) == ["tick"])
                 #expect(try service.store.delivered().map(\.identifier) == ["tick"])
-                #expect(try service.store.history(limit: 10).filter { $0.state == .removed }.count == 2)
+                #expect(try service.store.history(limit: 10).filter { $0.state == .replaced }.count == 2)
             }
         }
 

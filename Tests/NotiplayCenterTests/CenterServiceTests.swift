@@ -42,7 +42,7 @@ extension RealEngine {
                 #expect(service.shownSession === first)
                 #expect(first.log.events(named: "didReceive").count == 2)
                 _ = try service.receive(Self.incoming("c"))
-                #expect(service.deckStatus == "1 more · n next · N previous")
+                #expect(service.deckStatus == "1 more · n next · N previous · X dismiss all")
                 #expect(try service.store.delivered().map(\.identifier) == ["a", "b", "c"])
             }
         }
@@ -50,13 +50,15 @@ extension RealEngine {
         @Test("Dismissing the shown card records it and shows the next; n and N move between cards")
         func dismissal() async throws {
             try await withService { service, _ in
+                // Newest on top: c shows, b and a wait in that order.
                 for id in ["a", "b", "c"] { _ = try service.receive(Self.incoming(id)) }
+                #expect(service.move(by: 1)?.log.events(named: "didReceive").first?.string("identifier") == "b")
                 let moved = service.move(by: -1)
                 #expect(moved?.log.events(named: "didReceive").first?.string("identifier") == "c")
                 service.shownCardDismissed()
                 #expect(try service.store.notification("c")?.state == .dismissed)
                 #expect(service.shownSession?.log.events(named: "didReceive").first?.string("identifier") == "b")
-                #expect(service.deckStatus == "1 more · n next · N previous")
+                #expect(service.deckStatus == "1 more · n next · N previous · X dismiss all")
             }
         }
 

@@ -62,8 +62,9 @@ extension RealEngine {
                 engine: engine)
             service.arrivalSounds = ArrivalSoundPlayer(engine: soundEngine, resolver: folders.resolver())
             let recorder = Recorder()
-            service.onEvent = { recorder.record($0) }
-            service.onPresentationEvent = { recorder.record($0) }
+            service.observe { event in
+                if case .presentation(let logged) = event { recorder.record(logged) } else { recorder.record(event) }
+            }
             try await body(service, recorder)
             await service.close()
             await engine.shutdown()

@@ -82,7 +82,7 @@ struct StoreHistoryTests {
             try store.add(.sample("y"))
             try store.remove(identifiers: ["y"])
             let ended = try store.history(limit: 10)
-            #expect(ended.map(\.state) == [.removed, .removed, .dismissed] && ended[1].replacedBy == ended[0].sequence)
+            #expect(ended.map(\.state) == [.removed, .replaced, .dismissed] && ended[1].replacedBy == ended[0].sequence)
             #expect(try store.prune(keepingHistory: 0).notifications == 3)
         }
     }

@@ -4,7 +4,7 @@ import Testing
 
 @Suite("Store: replacement by identifier, the states a notification goes through, and order")
 struct StoreLifecycleTests {
-    @Test("a live identifier is replaced: the old one is removed, says by which, and stays in the history")
+    @Test("a live identifier is replaced: the old one is replaced, says by which, and stays in the history")
     func replacement() throws {
         try withScratchFolder { folder in
             let dates = TestDates()
@@ -15,7 +15,7 @@ struct StoreLifecycleTests {
             #expect(new.sequence > old.sequence && new.state == .delivered)
             let history = try store.history(limit: 10)
             #expect(history.map(\.sequence) == [new.sequence, old.sequence])
-            #expect(history[1].state == .removed && history[1].replacedBy == new.sequence)
+            #expect(history[1].state == .replaced && history[1].replacedBy == new.sequence)
             #expect(history[1].endedAt == dates.current)
             #expect(try store.notification("score") == new)
             #expect(try store.pending().isEmpty && store.delivered() == [new])
@@ -24,7 +24,7 @@ struct StoreLifecycleTests {
             _ = try #require(try store.markDismissed("score"))
             let third = try store.add(.sample("score"))
             #expect(try store.history(limit: 10).map(\.replacedBy) == [nil, nil, new.sequence])
-            #expect(try store.history(limit: 10).map(\.state) == [.delivered, .dismissed, .removed])
+            #expect(try store.history(limit: 10).map(\.state) == [.delivered, .dismissed, .replaced])
             #expect(try store.notification("score") == third)
         }
     }

@@ -128,7 +128,7 @@ import Testing
     }
 
     @Test(arguments: [
-        (Int32(-1), FreedesktopExpiry.never), (0, .never), (1, .after(milliseconds: 1)), (5000, .after(milliseconds: 5000)),
+        (Int32(-1), FreedesktopExpiry.after(milliseconds: 10_000)), (0, .never), (1, .after(milliseconds: 1)), (5000, .after(milliseconds: 5000)),
         (Int32.max, .after(milliseconds: Int(Int32.max))),
     ])
     func expireTimeout(timeout: Int32, expiry: FreedesktopExpiry) {
@@ -138,8 +138,21 @@ import Testing
         #expect(mapped.warnings.isEmpty)
     }
 
+    @Test("-1 is the server's default by urgency: low and normal 10 s, critical never")
+    func defaultByUrgency() {
+        for (urgency, expiry) in [(UInt8(0), FreedesktopExpiry.after(milliseconds: 10_000)), (1, .after(milliseconds: 10_000)), (2, .never)] {
+            let notify = FreedesktopNotify(summary: "s", hints: ["urgency": .byte(urgency)], expireTimeout: -1)
+            #expect(mapping.content(for: notify, id: 1).expiry == expiry, "urgency \(urgency)")
+        }
+        let custom = FreedesktopMapping(options: .init(
+            dataDirectories: [], defaultExpiry: .init(low: .after(milliseconds: 1), normal: .never, critical: .after(milliseconds: 3))))
+        #expect(custom.content(for: FreedesktopNotify(summary: "s", hints: ["urgency": .byte(0)]), id: 1).expiry == .after(milliseconds: 1))
+        #expect(custom.content(for: FreedesktopNotify(summary: "s"), id: 1).expiry == .never)
+        #expect(custom.content(for: FreedesktopNotify(summary: "s", hints: ["urgency": .byte(2)]), id: 1).expiry == .after(milliseconds: 3))
+    }
+
     @Test func otherNegativeTimeoutIsTheDefaultWithAWarning() {
-        let expiring = FreedesktopMapping(options: .init(dataDirectories: [], defaultExpiry: .after(milliseconds: 8000)))
+        let expiring = FreedesktopMapping(options: .init(dataDirectories: [], defaultExpiry: .always(.after(milliseconds: 8000))))
         let mapped = expiring.content(for: FreedesktopNotify(summary: "s", expireTimeout: -5), id: 1)
         #expect(mapped.expiry == .after(milliseconds: 8000))
         #expect(mapped.warnings.map(\.key) == ["expire_timeout"])

@@ -129,6 +129,8 @@ extension NotificationState {
         case .delivered: self = .delivered
         case .dismissed: self = .dismissed
         case .removed: self = .removed
+        case .expired: self = .expired
+        case .replaced: self = .replaced
         }
     }
 }

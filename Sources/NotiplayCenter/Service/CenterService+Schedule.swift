@@ -69,7 +69,7 @@ extension CenterService {
         for firing in schedule.due(at: now) {
             let next = firing.staysPending ? schedule.entries[firing.identifier]?.next : nil
             guard let delivered = try? store.fire(firing.identifier, dueAt: firing.date, next: next) else { continue }
-            onEvent?(.fired(identifier: firing.identifier, late: firing.late))
+            emit(.fired(identifier: firing.identifier, late: firing.late))
             arrived(delivered)
         }
         armTimer()
@@ -84,6 +84,7 @@ extension CenterService {
             fireDue()
         }
         time.move(to: target)
+        expireDue()
         return time.now
     }
 

@@ -11,23 +11,22 @@ import SystemPackage
 /// A server stopped while an extension runs keeps the notification as it arrived; after a restart
 /// it is shown so, without running the extension again.
 extension CenterService {
-    /// The notification to hand a service extension, and whether its payload is mutable; `nil`
-    /// when no extension applies (no `mutable-content`, no alert text, or neither a service
-    /// extension nor a `media-url`).
-    func serviceStageInput(_ stored: StoredNotification, app: App) -> (UNNotification, Bool)? {
-        guard let payload = try? PayloadDecoder(sizeLimit: nil).decode(Array(stored.payload.utf8)),
-              payload.wantsServiceExtension,
-              app.registry.serviceExtension != nil || payload.content.jsonUserInfo[MediaAttachmentService.payloadKey] != nil,
-              let notification = notification(stored)
+    /// Whether `notification`'s payload is mutable, when a service extension applies to it;
+    /// `nil` when none does (no `mutable-content`, no alert text, or neither a service extension
+    /// nor a `media-url`).
+    func serviceStageInput(_ identifier: String, app: App) -> Bool? {
+        guard let live = live[identifier], let notification = live.notification, live.wantsServiceExtension,
+            app.registry.serviceExtension != nil
+                || notification.request.content.jsonUserInfo[MediaAttachmentService.payloadKey] != nil
         else { return nil }
-        return (notification, payload.mutableContent)
+        return live.mutableContent
     }
 
     /// Runs the stage, keeps what it made, then queues the notification (unless it was removed
     /// or replaced meanwhile).
     func runServiceStage(_ stored: StoredNotification, notification: UNNotification, mutable: Bool, app: App) {
         let log = EventLog(clock: clock)
-        log.observe { [weak self] logged in self?.onPresentationEvent?(logged) }
+        log.observe { [weak self] logged in self?.emit(.presentation(logged)) }
         serviceStages[stored.sequence] = Task { @MainActor [weak self, types, serviceConfiguration] in
             defer { self?.serviceStages[stored.sequence] = nil }
             let request = await ServiceExtensionStage.run(
@@ -35,6 +34,7 @@ extension CenterService {
                 configuration: serviceConfiguration)
             guard let self else { return }
             var admitted = stored
+            var presented = notification
             if request.content != notification.request.content {
                 let content = request.content
                 do {
@@ -45,13 +45,14 @@ extension CenterService {
                         attachments: try Self.incoming(content.attachments))
                     else { return }  // Removed or replaced while the extension ran.
                     admitted = revised
+                    presented = self.remember(revised) ?? UNNotification(request: request, date: notification.date)
                 } catch {
                     log.record(.error("the service extension's content could not be stored (\(error)); the notification is shown as it arrived"))
                 }
             } else if (try? store.notification(sequence: stored.sequence))??.state.isLive != true {
                 return
             }
-            admit(admitted)
+            admit(admitted, notification: presented)
         }
     }
 

@@ -23,6 +23,17 @@ extension CenterService {
         CenterAddress.appKey(name)
     }
 
+    /// A setting kept in the store (it survives a restart), or `nil` when it was never set or
+    /// cannot be read.
+    package func setting(_ key: String) -> String? {
+        (try? store.setting(key)) ?? nil
+    }
+
+    /// Keeps setting `key` in the store.
+    package func setSetting(_ key: String, to value: String) {
+        try? store.setSetting(key, to: value)
+    }
+
     /// The store's key for Focus.
     static let focusSetting = "focus"
 
@@ -34,7 +45,7 @@ extension CenterService {
     /// Turns Focus on or off.
     package func setFocus(_ on: Bool) {
         try? store.setSetting(Self.focusSetting, to: on ? "on" : "off")
-        onEvent?(.focus(on))
+        emit(.focus(on))
     }
 
     /// App `name` declares its categories (`json`: an app file's `categories` array); they

@@ -5,17 +5,11 @@ import Notiplay
 /// (``arrivalSounds``), held back while the card's media plays.
 extension CenterService {
     /// Plays (or holds back, or silences) the arrival sound of `stored`, just delivered.
-    func playArrivalSound(_ stored: StoredNotification) {
-        guard let player = arrivalSounds, let notification = notification(stored) else { return }
+    func playArrivalSound(_ stored: StoredNotification, notification: UNNotification) {
+        guard let player = arrivalSounds else { return }
         let content = notification.request.content
         player.arrive(
             identifier: stored.identifier, app: stored.app, sound: content.sound, level: content.interruptionLevel,
             focus: focus)
-    }
-
-    /// The shown card's media started, paused or ended: a held-back sound plays once it stops.
-    func followMedia(_ event: PresentationEvent) {
-        guard case .playback(let state, _, _) = event else { return }
-        arrivalSounds?.mediaPlayingChanged(state == .started)
     }
 }

@@ -27,13 +27,16 @@ package final class CenterService {
         }
     }
 
-    /// What happened in the center, for `serve --headless` and tests (presentation events come
-    /// through ``onPresentationEvent``).
+    /// What happened in the center, in order, for every observer (``observe(_:)``): the
+    /// server's event lines, the desktop bridge's signals, `send --wait`'s answers, tests.
     package enum Event: Sendable, Equatable {
         /// A notification was stored and queued (or replaced one).
         case arrived(identifier: String, app: String, queued: Int)
-        /// Notifications were removed by a client.
-        case removed(identifiers: [String])
+        /// A notification of an app this server does not present was stored and listed; it
+        /// shows under a server that presents its app.
+        case skipped(identifier: String, app: String)
+        /// Notifications left the center: removed by a client, or expired.
+        case removed(identifiers: [String], reason: RemovalReason)
         /// The card shown now (`nil`: none).
         case shown(identifier: String?)
         /// A scheduled request fired (`late`: its date passed while the server was down).
@@ -42,6 +45,21 @@ package final class CenterService {
         case focus(Bool)
         /// What happened to an arrival sound.
         case sound(SoundEvent)
+        /// An event of the shown card's session (or of a service extension's stage).
+        case presentation(LoggedEvent)
+        /// An action was chosen on a card (a button, the default action, a sent text), whatever
+        /// its extension then does with it.
+        case action(CenterResponse)
+        /// A notification's card was dismissed or answered.
+        case response(CenterResponse)
+    }
+
+    /// Why notifications left the center.
+    package enum RemovalReason: Sendable, Equatable {
+        /// A client removed them (`remove`, `CloseNotification`).
+        case removed
+        /// Their time on screen ran out.
+        case expired
     }
 
     /// The durable store.
@@ -56,29 +74,33 @@ package final class CenterService {
     var timer: Task<Void, Never>?
     /// The player of arrival sounds, on an engine of its own; `nil`: no arrival sounds.
     package var arrivalSounds: ArrivalSoundPlayer? {
-        didSet { arrivalSounds?.onEvent = { [weak self] event in self?.onEvent?(.sound(event)) } }
+        didSet { arrivalSounds?.onEvent = { [weak self] event in self?.emit(.sound(event)) } }
     }
     /// Apps refused the right to send notifications (`serve --deny`).
     package var deniedApps: Set<String> = []
     var apps: [String: App]
     let types: ExtensionTypes
-    private let engine: any PlaybackEngine
-    private let configuration: PresentationSession.Configuration
-    var queue = CardQueue()
+    let engine: any PlaybackEngine
+    let configuration: PresentationSession.Configuration
+    /// The cards and the presentation policy.
+    var deck: CenterDeck
     /// The shown card's session.
-    package private(set) var shownSession: PresentationSession?
+    package internal(set) var shownSession: PresentationSession?
+    /// The live notifications, decoded once when they arrive (or are restored), by identifier.
+    var live: [String: LiveNotification] = [:]
+    /// The monotonic clock the presentation policy runs on.
+    let policyClock: @MainActor @Sendable () -> Duration
+    /// The wake-up for the next expiry.
+    var expiryTimer: Task<Void, Never>?
 
     /// How much of the history to keep: ended notifications beyond the newest `count`, or that
     /// ended longer than `age` ago, are deleted when the server starts and whenever one ends.
     /// `nil` (the default) keeps everything.
     package var retention: (count: Int, age: Duration?)?
 
-    /// Notifications whose card starts its media when it shows (see ``playOnArrival(_:)``).
-    var autoPlay: Set<String> = []
-
-    /// Tells whether a notification is kept in the history once it ends (`nil`: all are);
-    /// one that is not is deleted from the store when it is dismissed or removed.
-    package var keepsInHistory: (@MainActor (String) -> Bool)?
+    /// What each notification's card needs beyond its payload (its own buttons, its expiry,
+    /// whether its media starts by itself): asked once per arrival and restore.
+    var traitSources: [any NotificationTraitSource] = []
 
     /// The service-extension stages running, by the notification's sequence number.
     var serviceStages: [Int64: Task<Void, Never>] = [:]
@@ -86,24 +108,19 @@ package final class CenterService {
     /// Limits of the service-extension stage an arrival goes through, and where fetched media go.
     package var serviceConfiguration = ServiceExtensionStage.Configuration()
 
-    /// Called when the shown card or the queue's status changed.
+    /// Called when the shown card or the queue's status changed (the card driver's).
     package var onDeckChange: (@MainActor () -> Void)?
-    /// Called for every center event.
-    package var onEvent: (@MainActor (Event) -> Void)?
-    /// Called for every event of the shown card's session.
-    package var onPresentationEvent: (@MainActor (LoggedEvent) -> Void)?
-    /// Called when an action is chosen on a card (a button, the default action, a sent text),
-    /// whatever its extension then does with it (for the desktop bridge).
-    package var onAction: (@MainActor (CenterResponse) -> Void)?
-    /// Called when a notification's card was dismissed or answered (for `send --wait`).
-    package var onResponse: (@MainActor (CenterResponse) -> Void)?
+    /// Everyone who observes the center's events, in the order they asked.
+    var observers: [(token: UInt64, handler: @MainActor (Event) -> Void)] = []
+    var observerTokens: UInt64 = 0
 
     /// A center over `store`, presenting for `apps` (by name) with extension `types`, playing
     /// through `engine`; its cards' events are timed by `clock`.
     package init(
         store: CenterStore, apps: [App], types: ExtensionTypes, engine: any PlaybackEngine,
         configuration: PresentationSession.Configuration = .init(), clock: EventClock = EventClock(),
-        time: CenterTime = .system
+        time: CenterTime = .system, policy: CenterDeck.Policy = .init(),
+        policyClock: (@MainActor @Sendable () -> Duration)? = nil
     ) {
         self.store = store
         self.clock = clock
@@ -112,6 +129,9 @@ package final class CenterService {
         self.types = types
         self.engine = engine
         self.configuration = configuration
+        deck = CenterDeck(policy: policy)
+        let start = ContinuousClock.now
+        self.policyClock = policyClock ?? { ContinuousClock.now - start }
     }
 
     /// The names of the apps it presents for.
@@ -121,9 +141,13 @@ package final class CenterService {
     package func restore() throws(CenterStoreError) {
         try pruneHistory()
         for stored in try store.delivered() {
-            _ = queue.arrive(identifier: stored.identifier, app: stored.app, thread: stored.threadIdentifier)
+            let notification = remember(stored)
+            _ = deck.arrive(arrival(stored, notification: notification, startsMedia: false), at: policyClock())
         }
+        let skipped = deck.unpresentable.flatMap { card in card.identifiers.map { ($0, card.app) } }
         showCurrent()
+        for (identifier, app) in skipped { emit(.skipped(identifier: identifier, app: app)) }
+        armExpiry()
         restoreSchedule()
     }
 
@@ -163,56 +187,69 @@ package final class CenterService {
         return stored
     }
 
-    /// A notification delivered now (sent, or its trigger fired): through its app's service
-    /// extension when one applies, then queued.
+    /// A notification delivered now (sent, or its trigger fired): decoded once, through its
+    /// app's service extension when one applies, then queued.
     func arrived(_ stored: StoredNotification) {
-        guard let app = apps[stored.app] else { return }
-        if let (notification, mutable) = serviceStageInput(stored, app: app) {
+        let notification = remember(stored)
+        guard let app = apps[stored.app] else {
+            admit(stored, notification: notification)
+            return
+        }
+        if let notification, let mutable = serviceStageInput(stored.identifier, app: app) {
             runServiceStage(stored, notification: notification, mutable: mutable, app: app)
         } else {
-            admit(stored)
+            admit(stored, notification: notification)
         }
     }
 
-    /// Queues a stored notification and shows what the queue says.
-    func admit(_ stored: StoredNotification) {
-        let arrival = queue.arrive(identifier: stored.identifier, app: stored.app, thread: stored.threadIdentifier)
-        onEvent?(.arrived(identifier: stored.identifier, app: stored.app, queued: queue.cards.count - 1))
-        playArrivalSound(stored)
-        if autoPlay.contains(stored.identifier), startsMediaOnArrival(stored.identifier) { return }
-        switch arrival {
-        case .shown:
+    /// Queues a stored notification as the presentation policy says, plays its arrival sound,
+    /// and shows what the deck shows now.
+    func admit(_ stored: StoredNotification, notification: UNNotification?) {
+        let traits = live[stored.identifier]?.traits ?? NotificationTraits()
+        let level = notification?.request.content.interruptionLevel ?? .active
+        let startsMedia = traits.startsMedia && SoundPolicy.mayAutoPlayMedia(level: level, focus: focus)
+        let before = deck.shown
+        let outcome = deck.arrive(arrival(stored, notification: notification, startsMedia: startsMedia), at: policyClock())
+        if outcome == .unpresentable {
+            emit(.skipped(identifier: stored.identifier, app: stored.app))
+            armExpiry()
+            return
+        }
+        emit(.arrived(identifier: stored.identifier, app: stored.app, queued: deck.waiting.count))
+        if let notification { playArrivalSound(stored, notification: notification) }
+        armExpiry()
+        switch outcome {
+        case .shown, .replaced(shownCard: true):
             showCurrent()
         case .joinedShownCard:
-            if let session = shownSession, let notification = notification(stored) {
+            if let session = shownSession, let notification {
                 try? session.present(notification)
             }
+            startMediaIfWaiting()
             onDeckChange?()
-        case .replaced(let index):
-            if index == queue.shownIndex { showCurrent() } else { onDeckChange?() }
-        case .queued:
-            onDeckChange?()
+        case .replaced(shownCard: false), .waiting, .unpresentable:
+            if before != deck.shown { showCurrent() } else { onDeckChange?() }
         }
     }
 
     /// Removes notifications (all live ones when `identifiers` is `nil`); a removed shown card
     /// closes and the next shows.
     package func remove(
-        identifiers: [String]?, states: Set<StoredNotification.State> = [.pending, .delivered]
+        identifiers: [String]?, states: Set<StoredNotification.State> = [.pending, .delivered],
+        reason: RemovalReason = .removed
     ) throws(CenterStoreError) -> [StoredNotification] {
         let removed: [StoredNotification]
         if let identifiers {
-            removed = try store.remove(identifiers: identifiers, states: states)
+            removed = try store.remove(identifiers: identifiers, states: states, ending: reason == .expired ? .expired : .removed)
         } else {
             removed = try store.removeAll(states: states)
         }
         // What was never delivered was pending: off the schedule.
         unscheduled(removed.filter { $0.deliveredAt == nil }.map(\.identifier))
         let ids = Set(removed.filter { $0.deliveredAt != nil }.map(\.identifier))
-        autoPlay.subtract(removed.map(\.identifier))
-        if queue.remove(identifiers: ids) { showCurrent() } else { onDeckChange?() }
-        onEvent?(.removed(identifiers: removed.map(\.identifier)))
-        forgetTransient(removed.map(\.identifier))
+        if deck.remove(identifiers: ids) { showCurrent() } else { onDeckChange?() }
+        emit(.removed(identifiers: removed.map(\.identifier), reason: reason))
+        ended(removed.map(\.identifier))
         try? pruneHistory()
         return removed
     }
@@ -220,118 +257,11 @@ package final class CenterService {
     /// Closes the shown session and stops its media.
     package func close() async {
         timer?.cancel()
+        expiryTimer?.cancel()
         await arrivalSounds?.close()
         shownSession?.close()
         shownSession = nil
         try? await engine.stop()
-    }
-
-    // MARK: The deck
-
-    /// The line under the card, or what shows while there is none.
-    package var deckStatus: String? {
-        guard queue.shown != nil else { return "notiplay serve · no notifications · q quits" }
-        return queue.status
-    }
-
-    /// Shows the next (1) or previous (-1) card.
-    package func move(by step: Int) -> PresentationSession? {
-        let moved = step >= 0 ? queue.showNext() : queue.showPrevious()
-        if moved != nil { showCurrent() }
-        return shownSession
-    }
-
-    /// The shown card was dismissed: recorded, and the next card shows.
-    package func shownCardDismissed() {
-        if let card = queue.shown {
-            for identifier in card.identifiers {
-                _ = try? store.markDismissed(identifier)
-            }
-        }
-        let ended = queue.shown?.identifiers ?? []
-        queue.dismissShown()
-        forgetTransient(ended)
-        showCurrent()
-        try? pruneHistory()
-    }
-
-    /// Deletes what ``retention`` no longer keeps.
-    private func pruneHistory() throws(CenterStoreError) {
-        guard let retention else { return }
-        try store.prune(keepingHistory: retention.count, olderThan: retention.age)
-    }
-
-    /// Presents the queue's shown card in a new session (closing the old one).
-    func showCurrent() {
-        if shownSession != nil { arrivalSounds?.mediaPlayingChanged(false) }
-        shownSession?.close()
-        shownSession = nil
-        let stopping = Task { [engine] in _ = try? await engine.stop() }
-        guard let card = queue.shown, let app = apps[card.app] else {
-            onEvent?(.shown(identifier: nil))
-            onDeckChange?()
-            return
-        }
-        let log = EventLog(clock: clock)
-        let session = PresentationSession(
-            app: app.definition, registry: app.registry, types: types, engine: engine, log: log, configuration: configuration)
-        log.observe { [weak self, weak session] logged in
-            guard let self, let session, session === self.shownSession else { return }
-            self.observe(logged, card: card)
-        }
-        // The new card's media waits for the stop: a play pressed at once is never undone by it.
-        session.mediaWaits(for: stopping)
-        shownSession = session
-        for identifier in card.identifiers {
-            guard let stored = try? store.notification(identifier), let notification = notification(stored) else { continue }
-            do { try session.present(notification) } catch { onPresentationEvent?(log.record(.error(error.description))) }
-        }
-        onEvent?(.shown(identifier: card.shown))
-        onDeckChange?()
-        if let waiting = card.identifiers.last(where: autoPlay.contains) {
-            autoPlay.remove(waiting)
-            if !session.isPlaying { session.handle(.media) }
-        }
-    }
-
-    private func observe(_ logged: LoggedEvent, card: CardQueue.Card) {
-        onPresentationEvent?(logged)
-        followMedia(logged.event)
-        let action: String
-        var text: String?
-        switch logged.event {
-        case .action(let chosen, let typed, _):
-            onAction?(CenterResponse(identifier: card.shown, action: chosen, text: typed))
-            return
-        case .forwarded(let forwarded, let typed, _):
-            action = forwarded
-            text = typed
-        case .dismissed:
-            action = UNNotificationDismissActionIdentifier
-        default:
-            return
-        }
-        var json = "{\"identifier\":"
-        JSONWriter.appendString(card.shown, to: &json)
-        json += ",\"event\":" + logged.json + "}"
-        _ = try? store.recordResponse(card.shown, json: json)
-        onResponse?(CenterResponse(identifier: card.shown, action: action, text: text))
-    }
-
-    /// The stored notification as the runtime presents it: its payload decoded, its stored
-    /// attachment files attached.
-    func notification(_ stored: StoredNotification) -> UNNotification? {
-        guard let payload = try? PayloadDecoder(sizeLimit: nil).decode(Array(stored.payload.utf8)) else { return nil }
-        let content = UNMutableNotificationContent(payload.content)
-        let validator = AttachmentValidator()
-        for attachment in stored.attachments {
-            if let valid = try? validator.validate(store.attachmentPath(for: attachment), identifier: attachment.name) {
-                content.attachments.append(valid)
-            }
-        }
-        let request = UNNotificationRequest(
-            identifier: stored.identifier, content: content, trigger: UNPushNotificationTrigger())
-        return UNNotification(request: request, date: stored.deliveredAt ?? stored.arrivedAt)
     }
 }
 

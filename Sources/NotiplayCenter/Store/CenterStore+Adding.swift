@@ -63,7 +63,7 @@ extension CenterStore {
             arguments: [notification.identifier])
         for sequence in replacedRows {
             try db.execute(
-                sql: "UPDATE notification SET state = 'removed', endedAt = ?, nextDate = NULL WHERE sequence = ?",
+                sql: "UPDATE notification SET state = 'replaced', endedAt = ?, nextDate = NULL WHERE sequence = ?",
                 arguments: [time.storedValue, sequence])
         }
         let nextDate = state == .pending ? notification.nextDate?.storedValue : nil

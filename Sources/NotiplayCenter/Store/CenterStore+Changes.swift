@@ -58,12 +58,13 @@ extension CenterStore {
     }
 
     /// Removes the live notifications in `states` (pending or delivered, or both) with these
-    /// identifiers; they stay in the history as `removed`. Identifiers with no such notification
+    /// identifiers; they stay in the history as `removed` (or `expired`: `ending`). Identifiers with no such notification
     /// are ignored.
     /// - Returns: The notifications removed, oldest first.
     @discardableResult
     public func remove(
-        identifiers: [String], states: Set<StoredNotification.State> = [.pending, .delivered]
+        identifiers: [String], states: Set<StoredNotification.State> = [.pending, .delivered],
+        ending: StoredNotification.EndedState = .removed
     ) throws(CenterStoreError) -> [StoredNotification] {
         let live = StoredNotification.State.allCases.filter { $0.isLive && states.contains($0) }
         guard !live.isEmpty else { return [] }
@@ -73,7 +74,7 @@ extension CenterStore {
             var removed: [StoredNotification] = []
             for identifier in Set(identifiers) {
                 removed += try change(db, "WHERE identifier = ? AND state IN (\(list))", [identifier]) {
-                    try Self.end(db, $0, at: time)
+                    try Self.end(db, $0, as: ending.state, at: time)
                 }
             }
             return removed.sorted { $0.sequence < $1.sequence }
@@ -94,7 +95,7 @@ extension CenterStore {
         let time = now().storedValue
         return try write { db in
             try change(db, "WHERE state IN (\(list)) ORDER BY sequence", []) {
-                try Self.end(db, $0, at: time)
+                try Self.end(db, $0, as: .removed, at: time)
             }
         }
     }
@@ -115,11 +116,11 @@ extension CenterStore {
         return changed
     }
 
-    /// Marks the notification `sequence` removed at `time`.
-    private static func end(_ db: Database, _ sequence: Int64, at time: Double) throws {
+    /// Ends the notification `sequence` in `state` at `time`.
+    private static func end(_ db: Database, _ sequence: Int64, as state: StoredNotification.State, at time: Double) throws {
         try db.execute(
-            sql: "UPDATE notification SET state = 'removed', endedAt = ?, nextDate = NULL WHERE sequence = ?",
-            arguments: [time, sequence])
+            sql: "UPDATE notification SET state = ?, endedAt = ?, nextDate = NULL WHERE sequence = ?",
+            arguments: [state.rawValue, time, sequence])
     }
 
     /// Throws ``CenterStoreError/Kind/badData`` unless `text` is JSON (an object, if `objectOnly`).

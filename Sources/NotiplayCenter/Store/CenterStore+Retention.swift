@@ -31,7 +31,7 @@ extension CenterStore {
     @discardableResult
     public func prune(keepingHistory count: Int, olderThan age: Duration? = nil) throws(CenterStoreError) -> PruneReport {
         var condition = """
-            sequence NOT IN (SELECT sequence FROM notification WHERE state IN ('dismissed', 'removed')
+            sequence NOT IN (SELECT sequence FROM notification WHERE state IN \(StoreSchema.endedStates)
                 ORDER BY endedAt DESC, sequence DESC LIMIT ?)
             """
         var arguments: StatementArguments = [max(0, count)]
@@ -42,7 +42,7 @@ extension CenterStore {
         }
         let deleted = try write { db in
             try db.execute(
-                sql: "DELETE FROM notification WHERE state IN ('dismissed', 'removed') AND (\(condition))",
+                sql: "DELETE FROM notification WHERE state IN \(StoreSchema.endedStates) AND (\(condition))",
                 arguments: arguments)
             return db.changesCount
         }
@@ -61,7 +61,7 @@ extension CenterStore {
             var count = 0
             for identifier in Set(identifiers) {
                 try db.execute(
-                    sql: "DELETE FROM notification WHERE identifier = ? AND state IN ('dismissed', 'removed')",
+                    sql: "DELETE FROM notification WHERE identifier = ? AND state IN \(StoreSchema.endedStates)",
                     arguments: [identifier])
                 count += db.changesCount
             }

@@ -26,7 +26,7 @@ extension CenterStore {
                 arguments: [identifier])
             for sequence in replaced {
                 try db.execute(
-                    sql: "UPDATE notification SET state = 'removed', endedAt = ? WHERE sequence = ?",
+                    sql: "UPDATE notification SET state = 'replaced', endedAt = ? WHERE sequence = ?",
                     arguments: [time, sequence])
             }
             let delivered: Int64

@@ -76,7 +76,7 @@ struct RowJSONSource: NotificationJSON.Source {
     func jsonSequence() -> Int64 { sqlite3_column_int64(statement, 0) }
     func jsonAttachments() -> [StoredAttachment] { attachments }
 
-    private static let states: [StoredNotification.State] = [.pending, .delivered, .dismissed, .removed]
+    private static let states: [StoredNotification.State] = [.pending, .delivered, .dismissed, .removed, .expired, .replaced]
 
     func jsonState() throws -> StoredNotification.State {
         let states = Self.states

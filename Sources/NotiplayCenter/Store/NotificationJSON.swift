@@ -69,6 +69,8 @@ enum NotificationJSON {
         case .delivered: out.raw("delivered")
         case .dismissed: out.raw("dismissed")
         case .removed: out.raw("removed")
+        case .expired: out.raw("expired")
+        case .replaced: out.raw("replaced")
         }
         out.raw(#"","sender":"#)
         try quoted(.sender, of: source, to: &out)

@@ -12,6 +12,13 @@ enum StoreSchema {
     /// its deliveries, under the same identifier, are delivered: one live identifier per state.
     static let version2 = "v2: schedule and settings"
 
+    /// States of their own for notifications that expired or were replaced (they were `removed`
+    /// before; a removed one with `replacedBy` becomes `replaced`).
+    static let version3 = "v3: expired and replaced states"
+
+    /// The ended states, as an SQL list.
+    static let endedStates = "('dismissed', 'removed', 'expired', 'replaced')"
+
     /// Every migration, in order.
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -63,6 +70,53 @@ enum StoreSchema {
                     CREATE UNIQUE INDEX notification_pending_identifier ON notification(identifier) WHERE state = 'pending';
                     CREATE UNIQUE INDEX notification_delivered_identifier ON notification(identifier) WHERE state = 'delivered';
                     CREATE TABLE setting (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID;
+                    """)
+        }
+        migrator.registerMigration(version3) { db in
+            // SQLite cannot change a CHECK constraint: the table is made anew and the rows copied
+            // (GRDB runs migrations with foreign keys off, and checks them after).
+            try db.execute(
+                sql: """
+                    CREATE TABLE notification_v3 (
+                        sequence INTEGER PRIMARY KEY AUTOINCREMENT,
+                        identifier TEXT NOT NULL,
+                        app TEXT NOT NULL,
+                        payload TEXT NOT NULL,
+                        threadIdentifier TEXT,
+                        categoryIdentifier TEXT,
+                        triggerJSON TEXT,
+                        sender TEXT,
+                        state TEXT NOT NULL
+                            CHECK (state IN ('pending', 'delivered', 'dismissed', 'removed', 'expired', 'replaced')),
+                        arrivedAt REAL NOT NULL,
+                        deliveredAt REAL,
+                        endedAt REAL,
+                        response TEXT,
+                        replacedBy INTEGER REFERENCES notification(sequence) ON DELETE SET NULL,
+                        nextDate REAL,
+                        dueAt REAL,
+                        CHECK ((state IN ('pending', 'delivered')) = (endedAt IS NULL))
+                    );
+                    INSERT INTO notification_v3 (sequence, identifier, app, payload, threadIdentifier, categoryIdentifier,
+                        triggerJSON, sender, state, arrivedAt, deliveredAt, endedAt, response, replacedBy, nextDate, dueAt)
+                    SELECT sequence, identifier, app, payload, threadIdentifier, categoryIdentifier, triggerJSON, sender,
+                        CASE WHEN state = 'removed' AND replacedBy IS NOT NULL THEN 'replaced' ELSE state END,
+                        arrivedAt, deliveredAt, endedAt, response, replacedBy, nextDate, dueAt
+                    FROM notification ORDER BY sequence;
+                    UPDATE sqlite_sequence SET seq = max(seq, (SELECT seq FROM sqlite_sequence WHERE name = 'notification'))
+                        WHERE name = 'notification_v3';
+                    INSERT INTO sqlite_sequence (name, seq)
+                        SELECT 'notification_v3', seq FROM sqlite_sequence WHERE name = 'notification'
+                        AND NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'notification_v3');
+                    DROP TABLE notification;
+                    ALTER TABLE notification_v3 RENAME TO notification;
+                    CREATE UNIQUE INDEX notification_pending_identifier ON notification(identifier) WHERE state = 'pending';
+                    CREATE UNIQUE INDEX notification_delivered_identifier ON notification(identifier) WHERE state = 'delivered';
+                    CREATE INDEX notification_identifier ON notification(identifier, sequence);
+                    CREATE INDEX notification_state ON notification(state, sequence);
+                    CREATE INDEX notification_ended
+                        ON notification(endedAt, sequence) WHERE state IN ('dismissed', 'removed', 'expired', 'replaced');
+                    CREATE INDEX notification_replaced_by ON notification(replacedBy) WHERE replacedBy IS NOT NULL;
                     """)
         }
         return migrator

@@ -10,12 +10,13 @@ extension StoredNotification {
     /// number, `NULL` for one the schema does not know).
     static let columns = """
         sequence, identifier, app, payload, threadIdentifier, categoryIdentifier, triggerJSON, sender, \
-        CASE state WHEN 'pending' THEN 0 WHEN 'delivered' THEN 1 WHEN 'dismissed' THEN 2 WHEN 'removed' THEN 3 END, \
+        CASE state WHEN 'pending' THEN 0 WHEN 'delivered' THEN 1 WHEN 'dismissed' THEN 2 WHEN 'removed' THEN 3 \
+        WHEN 'expired' THEN 4 WHEN 'replaced' THEN 5 END, \
         arrivedAt, deliveredAt, endedAt, response, replacedBy, nextDate, dueAt
         """
 
     /// The states by the numbers ``columns`` gives them.
-    private static let statesByNumber: [State] = [.pending, .delivered, .dismissed, .removed]
+    private static let statesByNumber: [State] = [.pending, .delivered, .dismissed, .removed, .expired, .replaced]
 
     /// The state in a row of ``columns``.
     /// - Throws: ``CenterStoreError/Kind/badData`` for a state the schema does not allow.

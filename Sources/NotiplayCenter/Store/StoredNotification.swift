@@ -15,12 +15,27 @@ public struct StoredNotification: Sendable, Equatable {
         case delivered
         /// The user (or the app, through a response) dismissed it.
         case dismissed
-        /// Removed by a program (`remove`, `removeAll`), or replaced by a notification with the
-        /// same identifier (then ``StoredNotification/replacedBy`` says by which).
+        /// Removed by a program (`remove`, `removeAll`, a desktop client's `CloseNotification`).
         case removed
+        /// Its time on screen ran out (a desktop notification's `expire_timeout`).
+        case expired
+        /// Replaced by a notification with the same identifier (``StoredNotification/replacedBy``
+        /// says by which, when the store knows it).
+        case replaced
 
         /// Whether the notification is still pending or delivered.
         public var isLive: Bool { self == .pending || self == .delivered }
+    }
+
+    /// How a program ends a live notification: removed, or expired.
+    public enum EndedState: Sendable, Equatable {
+        /// Removed by a program.
+        case removed
+        /// Its time on screen ran out.
+        case expired
+
+        /// The state it ends in.
+        public var state: State { self == .removed ? .removed : .expired }
     }
 
     /// The store's number for it: unique, never reused, and increasing in the order the store

@@ -12,9 +12,14 @@ public enum NotificationState: String, Codable, Sendable, CaseIterable {
     case delivered
     /// Dismissed by the user: only in the history now.
     case dismissed
-    /// Removed by a program (`remove`), or replaced by a notification with the same
-    /// identifier: only in the history now.
+    /// Removed by a program (`remove`, a desktop client's `CloseNotification`): only in the
+    /// history now.
     case removed
+    /// Its time on screen ran out (a desktop notification's `expire_timeout`): only in the
+    /// history now.
+    case expired
+    /// Replaced by a notification with the same identifier: only in the history now.
+    case replaced
 }
 
 /// `send`: store a notification durably and deliver it, or schedule it when its payload has a

@@ -1,8 +1,11 @@
+public import NotiplayCore
+
 /// When a notification expires, from `Notify`'s `expire_timeout`.
 ///
-/// - `-1` (the server's default) → ``FreedesktopMapping/Options/defaultExpiry``, which is
-///   ``never`` unless the server chooses otherwise: the center keeps every notification (it
-///   advertises `persistence`) until it is dismissed, removed, or closed by the client.
+/// - `-1` (the server's default) → ``FreedesktopMapping/Options/defaultExpiry`` for the
+///   notification's urgency: 10 s for low and normal, never for critical (as dunst), unless the
+///   server chooses otherwise. An expired card leaves the screen; the center keeps it in the
+///   history (it advertises `persistence`).
 /// - `0` → ``never``.
 /// - `> 0` → ``after(milliseconds:)``, at whatever urgency (an explicit timeout is the client's
 ///   choice, as dunst honours it too).
@@ -21,6 +24,41 @@ public enum FreedesktopExpiry: Sendable, Hashable {
     /// The time to wait, or `nil` for never.
     public var duration: Duration? {
         milliseconds.map { .milliseconds($0) }
+    }
+}
+
+/// What `expire_timeout` -1 means, by urgency.
+public struct FreedesktopExpiryDefaults: Sendable, Hashable {
+    /// For urgency 0 (low).
+    public var low: FreedesktopExpiry
+    /// For urgency 1 (normal), or none given.
+    public var normal: FreedesktopExpiry
+    /// For urgency 2 (critical).
+    public var critical: FreedesktopExpiry
+
+    /// Defaults as dunst's: low and normal after 10 s, critical never.
+    public init(
+        low: FreedesktopExpiry = .after(milliseconds: 10_000), normal: FreedesktopExpiry = .after(milliseconds: 10_000),
+        critical: FreedesktopExpiry = .never
+    ) {
+        self.low = low
+        self.normal = normal
+        self.critical = critical
+    }
+
+    /// The same expiry at every urgency.
+    public static func always(_ expiry: FreedesktopExpiry) -> Self {
+        Self(low: expiry, normal: expiry, critical: expiry)
+    }
+
+    /// The default for a notification of interruption level `level` (urgency 0 is passive, 2
+    /// critical).
+    public func expiry(for level: UNNotificationInterruptionLevel) -> FreedesktopExpiry {
+        switch level {
+        case .passive: low
+        case .critical: critical
+        default: normal
+        }
     }
 }
 

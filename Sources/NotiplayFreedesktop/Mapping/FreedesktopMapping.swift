@@ -12,8 +12,9 @@ public struct FreedesktopMapping: Sendable {
         /// The data folders `sound-name` is looked up in (`$XDG_DATA_HOME`, then
         /// `$XDG_DATA_DIRS`), as the caller read them.
         public var dataDirectories: [String]
-        /// What `expire_timeout` -1 means: ``FreedesktopExpiry/never`` by default.
-        public var defaultExpiry: FreedesktopExpiry
+        /// What `expire_timeout` -1 means, by urgency: 10 s for low and normal, never for
+        /// critical by default.
+        public var defaultExpiry: FreedesktopExpiryDefaults
         /// Whether a notification without sound hints gets the center's default arrival sound.
         public var playsDefaultSound: Bool
         /// The attachment limits sound files are held to.
@@ -21,10 +22,10 @@ public struct FreedesktopMapping: Sendable {
         /// The longest body read, in UTF-8 bytes of markup; the rest is cut with a warning.
         public var bodyLimit: Int
 
-        /// Options; by default: never expire, play the default sound, iOS's attachment limits,
+        /// Options; by default: expire as dunst does, play the default sound, iOS's attachment limits,
         /// bodies up to 64 KiB.
         public init(
-            dataDirectories: [String], defaultExpiry: FreedesktopExpiry = .never, playsDefaultSound: Bool = true,
+            dataDirectories: [String], defaultExpiry: FreedesktopExpiryDefaults = .init(), playsDefaultSound: Bool = true,
             attachmentLimits: AttachmentLimits = .default, bodyLimit: Int = 65_536
         ) {
             self.dataDirectories = dataDirectories
@@ -117,23 +118,24 @@ public struct FreedesktopMapping: Sendable {
             }
         }
 
-        let expiry = expiry(notify.expireTimeout, warnings: &warnings)
+        let expiry = expiry(notify.expireTimeout, level: level, warnings: &warnings)
         extras.expireTimeout = expiry.milliseconds
         return FreedesktopContent(
             id: id, title: title, body: styled, interruptionLevel: level, extras: extras, soundRequest: sound,
             expiry: expiry, warnings: hints.warnings + warnings)
     }
 
-    /// `expire_timeout` read as the spec says, with ``Options/defaultExpiry`` for -1.
-    func expiry(_ timeout: Int32, warnings: inout [Diagnostic]) -> FreedesktopExpiry {
+    /// `expire_timeout` read as the spec says, with ``Options/defaultExpiry`` for -1 (by the
+    /// notification's interruption `level`).
+    func expiry(_ timeout: Int32, level: UNNotificationInterruptionLevel, warnings: inout [Diagnostic]) -> FreedesktopExpiry {
         switch timeout {
         case 0: return .never
         case 1...: return .after(milliseconds: Int(timeout))
-        case -1: return options.defaultExpiry
+        case -1: return options.defaultExpiry.expiry(for: level)
         default:
             warnings.append(
                 Diagnostic(key: "expire_timeout", "\(timeout) is neither -1 (the server's default), 0 (never) nor a number of milliseconds; the default is used"))
-            return options.defaultExpiry
+            return options.defaultExpiry.expiry(for: level)
         }
     }
 

@@ -1,0 +1,149 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import NotiplayCore
+package import Notiplay
+
+/// What a notification's card needs beyond its payload, told by whoever understands the payload
+/// (the desktop bridge, for the notifications it mapped).
+package struct NotificationTraits: Sendable, Equatable {
+    /// Buttons the notification brought along, under its own category.
+    package var category: UNNotificationCategory?
+    /// Its card's media starts by itself when it arrives (a desktop notification's sound file),
+    /// as Focus and its interruption level allow.
+    package var startsMedia: Bool
+    /// How long after it is delivered it leaves the screen (it stays in the history); `nil`: never.
+    package var lifetime: Duration?
+    /// The history forgets it once it ends.
+    package var transient: Bool
+
+    /// Traits: by default none of these.
+    package init(category: UNNotificationCategory? = nil, startsMedia: Bool = false, lifetime: Duration? = nil, transient: Bool = false) {
+        self.category = category
+        self.startsMedia = startsMedia
+        self.lifetime = lifetime
+        self.transient = transient
+    }
+}
+
+/// Tells the traits of the notifications it understands.
+@MainActor
+package protocol NotificationTraitSource: AnyObject {
+    /// The traits of `notification` of app `app`, or `nil` when it is not one of this source's.
+    func traits(of notification: UNNotification, app: String) -> NotificationTraits?
+}
+
+/// A live notification, decoded once: when it arrives or is restored, never again while it lives.
+struct LiveNotification {
+    /// The notification as the runtime presents it (`nil`: its payload could not be decoded).
+    var notification: UNNotification?
+    /// What its card needs beyond its payload.
+    var traits: NotificationTraits
+    /// When it leaves the screen (center time), if it does.
+    var expires: Date?
+    /// Its payload asks for a service extension (`mutable-content` and alert text).
+    var wantsServiceExtension = false
+    /// Its payload is mutable.
+    var mutableContent = false
+}
+
+extension CenterService {
+    /// Asks `source` for the traits of every notification from now on.
+    package func addTraitSource(_ source: any NotificationTraitSource) {
+        traitSources.append(source)
+    }
+
+    /// Decodes `stored` once, asks its traits, and keeps both while it lives.
+    @discardableResult
+    func remember(_ stored: StoredNotification) -> UNNotification? {
+        let decoded = decode(stored)
+        let notification = decoded?.notification
+        var traits = NotificationTraits()
+        if let notification {
+            for source in traitSources {
+                if let found = source.traits(of: notification, app: stored.app) {
+                    traits = found
+                    break
+                }
+            }
+        }
+        let delivered = stored.deliveredAt ?? stored.arrivedAt
+        let expires = traits.lifetime.map { delivered.addingTimeInterval(Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18) }
+        live[stored.identifier] = LiveNotification(
+            notification: notification, traits: traits, expires: expires,
+            wantsServiceExtension: decoded?.payload.wantsServiceExtension ?? false,
+            mutableContent: decoded?.payload.mutableContent ?? false)
+        return notification
+    }
+
+    /// What the deck needs of `stored` to place its card.
+    func arrival(_ stored: StoredNotification, notification: UNNotification?, startsMedia: Bool) -> CenterDeck.Arrival {
+        CenterDeck.Arrival(
+            identifier: stored.identifier, app: stored.app, thread: stored.threadIdentifier,
+            critical: notification?.request.content.interruptionLevel == .critical, presentable: apps[stored.app] != nil,
+            startsMedia: startsMedia)
+    }
+
+    /// Notifications ended (dismissed, removed, expired): forgotten here, and deleted from the
+    /// store when the history does not keep them.
+    func ended(_ identifiers: [String]) {
+        var forgotten: [String] = []
+        for identifier in identifiers {
+            guard let gone = live.removeValue(forKey: identifier) else { continue }
+            if gone.traits.transient { forgotten.append(identifier) }
+        }
+        if !forgotten.isEmpty { _ = try? store.forget(identifiers: forgotten) }
+        armExpiry()
+    }
+
+    /// The stored notification as the runtime presents it: its payload decoded, its stored
+    /// attachment files attached.
+    private func decode(_ stored: StoredNotification) -> (payload: APNsPayload, notification: UNNotification)? {
+        guard let payload = try? PayloadDecoder(sizeLimit: nil).decode(Array(stored.payload.utf8)) else { return nil }
+        let content = UNMutableNotificationContent(payload.content)
+        let validator = AttachmentValidator()
+        for attachment in stored.attachments {
+            if let valid = try? validator.validate(store.attachmentPath(for: attachment), identifier: attachment.name) {
+                content.attachments.append(valid)
+            }
+        }
+        let request = UNNotificationRequest(
+            identifier: stored.identifier, content: content, trigger: UNPushNotificationTrigger())
+        return (payload, UNNotification(request: request, date: stored.deliveredAt ?? stored.arrivedAt))
+    }
+
+    // MARK: Expiry
+
+    /// Removes, as expired, the delivered notifications whose time on screen has run out, then
+    /// waits for the next one.
+    func expireDue() {
+        let now = time.now
+        let due = live.filter { $0.value.expires.map { $0 <= now } ?? false }.map(\.key).sorted()
+        if !due.isEmpty {
+            _ = try? remove(identifiers: due, states: [.delivered], reason: .expired)
+            // Not in the store as delivered (a service extension still had it): gone all the same.
+            for identifier in due where live[identifier] != nil {
+                live[identifier] = nil
+                emit(.removed(identifiers: [identifier], reason: .expired))
+            }
+        }
+        armExpiry()
+    }
+
+    /// On the system's time, wakes up when the next notification expires; a virtual time
+    /// checks at each ``advance(by:)``.
+    func armExpiry() {
+        expiryTimer?.cancel()
+        expiryTimer = nil
+        guard !time.isVirtual, let next = live.values.compactMap(\.expires).min() else { return }
+        let delay = min(max(0, next.timeIntervalSince(time.now)), 60)
+        expiryTimer = Task { @MainActor [weak self] in
+            try? await Task.sleep(for: .seconds(delay), tolerance: .zero)
+            guard !Task.isCancelled, let self else { return }
+            self.expiryTimer = nil
+            self.expireDue()
+        }
+    }
+}
