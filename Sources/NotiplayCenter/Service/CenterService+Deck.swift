@@ -129,6 +129,9 @@ extension CenterService {
     func startMediaIfWaiting() {
         guard deck.takeMediaStart(), let session = shownSession, !session.isPlaying else { return }
         session.handle(.media)
+        // Busy from the press on, not only once the engine says it started: an arrival in
+        // between waits rather than cutting the media off before it is heard.
+        if session.isPlaying { _ = deck.mediaChanged(playing: true, ended: false) }
     }
 
     private func observe(_ logged: LoggedEvent, card: CenterDeck.Card) {
