@@ -87,15 +87,15 @@ struct DeliverCommand: AsyncParsableCommand {
         if let serviceTimeout { service.timeLimit = serviceTimeout }
 
         // Everything is read and checked before anything is presented.
-        let decoder = PayloadDecoder(sizeLimit: noPayloadLimit ? nil : PayloadDecoder.apnsLimit)
-        let path = self.payload
         let mediaFolders = try media.folders()
-        let payload: APNsPayload
-        do { payload = try decoder.decodeFile(path) } catch { throw error.withCommandLineHints.notiplayError }
-        let content = UNMutableNotificationContent(payload.content)
-        let validator = AttachmentValidator()
-        for file in attach {
-            content.attachments.append(try validator.validate(file))
+        let delivery: NotificationDelivery
+        do {
+            delivery = try NotificationDelivery(
+                file: payload, sizeLimit: noPayloadLimit ? nil : PayloadDecoder.apnsLimit, date: .now,
+                attachments: .files(attach))
+        } catch {
+            if case .payloadFile(let invalid) = error { throw invalid.withCommandLineHints.notiplayError }
+            throw error.notiplayError
         }
         var app = AppDefinition.standard
         if let appFile = self.app {
@@ -111,7 +111,8 @@ struct DeliverCommand: AsyncParsableCommand {
                 throw error.failures.last?.notiplayError ?? NotiplayError(.badData, file: folder, "cannot be loaded")
             }
         } else if let warning = Self.unusedTypesWarning(
-            NotiplayCLI.types, samples: NotiplayCLI.sampleTypeNames, category: content.categoryIdentifier)
+            NotiplayCLI.types, samples: NotiplayCLI.sampleTypeNames,
+            category: delivery.notification.request.content.categoryIdentifier)
         {
             Diagnostics.shared.report(warning)
         }
@@ -129,12 +130,8 @@ struct DeliverCommand: AsyncParsableCommand {
         }
         service.environment = configuration.environment
 
-        let request = UNNotificationRequest(
-            identifier: Path.stem(path), content: content, trigger: UNPushNotificationTrigger())
-        service.payloadDirectory = Path.directory(of: path)
-        service.payloadFile = path
         let status = await Self.present(
-            request, mutable: payload.mutableContent, service: service, app: app, registry: registry, engine: engine,
+            delivery, service: service, app: app, registry: registry, engine: engine,
             configuration: configuration, keys: keys ?? KeyScript(), clock: clock, capture: capture, mode: mode)
         await engine.shutdown()
         if status != 0 { throw ExitCode(status) }
@@ -144,11 +141,12 @@ struct DeliverCommand: AsyncParsableCommand {
         }
     }
 
-    /// Runs the service extension stage (when the payload asks for it), then presents. Events
-    /// (timed by `clock`) and what the extensions print go through `capture`.
+    /// Runs the service extension stage (when the payload asks for it, or the app's service
+    /// extension is skipped), then presents, dated after the stage. Events (timed by `clock`) and
+    /// what the extensions print go through `capture`.
     @MainActor
     static func present(
-        _ request: UNNotificationRequest, mutable: Bool, service: ServiceExtensionStage.Configuration,
+        _ delivery: NotificationDelivery, service: ServiceExtensionStage.Configuration,
         app: AppDefinition, registry: ExtensionRegistry, engine: MPVEngine,
         configuration: PresentationSession.Configuration, keys: KeyScript, clock: EventClock, capture: OutputCapture,
         mode: Mode
@@ -160,18 +158,18 @@ struct DeliverCommand: AsyncParsableCommand {
             log.observe { capture.emit($0.line) }
         }
         defer { capture.release() }
-        let request = await ServiceExtensionStage.run(
-            request: request, payloadIsMutable: mutable, registry: registry, types: NotiplayCLI.types, log: log, configuration: service)
-        let notification = UNNotification(request: request, date: .now)
-        let session = PresentationSession(
-            app: app, registry: registry, types: NotiplayCLI.types, engine: engine, log: log, configuration: configuration)
-        defer { session.close() }
+        let delivery = await delivery.runningServiceStage(
+            registry: registry, types: NotiplayCLI.types, log: log, configuration: service, reportingSkip: true)
+        let session: PresentationSession
         do {
-            try session.present(notification)
+            session = try delivery.dated(.now).present(
+                app: app, registry: registry, types: NotiplayCLI.types, engine: engine, log: log,
+                configuration: configuration)
         } catch {
             Diagnostics.shared.report(error.description)
             return ExitStatus.of(error.kind)
         }
+        defer { session.close() }
         let driver: any CardDriver
         switch mode {
         case .headless:

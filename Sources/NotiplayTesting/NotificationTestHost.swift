@@ -195,23 +195,19 @@ public final class NotificationTestHost {
     /// configuration's `HostEnvironment.mediaCacheDirectory`).
     /// - Throws: ``NotiplayError`` for a bad payload or attachment, or an unregistered extension.
     public func deliver(payload path: String, attachments: [String] = []) async throws(NotiplayError) {
-        let payload: APNsPayload
-        do { payload = try PayloadDecoder(sizeLimit: PayloadDecoder.apnsLimit).decodeFile(path) } catch {
+        let arrived: NotificationDelivery
+        do {
+            arrived = try NotificationDelivery(
+                file: path, sizeLimit: PayloadDecoder.apnsLimit, date: .now, attachments: .files(attachments))
+        } catch {
             throw error.notiplayError
         }
-        let content = UNMutableNotificationContent(payload.content)
-        let validator = AttachmentValidator()
-        for file in attachments { content.attachments.append(try validator.validate(file)) }
-        var service = ServiceExtensionStage.Configuration(environment: session.configuration.environment)
-        service.payloadDirectory = Path.directory(of: path)
-        service.payloadFile = path
-        let request = UNNotificationRequest(
-            identifier: Path.stem(path), content: content, trigger: UNPushNotificationTrigger())
-        let final = await ServiceExtensionStage.run(
-            request: request, payloadIsMutable: payload.mutableContent, registry: registry, types: types, log: log,
-            configuration: service)
+        let delivery = await arrived.runningServiceStage(
+            registry: registry, types: types, log: log,
+            configuration: ServiceExtensionStage.Configuration(environment: session.configuration.environment),
+            reportingSkip: true)
         session.layoutWidth = columns
-        try session.present(UNNotification(request: final, date: .now))
+        try delivery.dated(.now).present(in: session)
     }
 
     // MARK: Input
