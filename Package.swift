@@ -175,7 +175,7 @@ let package = Package(
             name: "NotiplayCenterTests",
             dependencies: [
                 "NotiplayCenter", "NotiplayCenterClient", "NotiplayCore", "NotiplayTestSupport", "Notiplay", "NotiplayPlayback",
-                .product(name: "SystemPackage", package: "swift-system"),
+                "NotiplaySystem", .product(name: "SystemPackage", package: "swift-system"),
             ],
             exclude: ["Fixtures"]
         ),
