@@ -142,6 +142,7 @@ let package = Package(
                 "NotiplayCore",
                 "NotiplayPlayback",
                 "NotiplayScript",
+                "NotiplaySystem",
                 "NotiplayTesting",
                 "NotiplayTerminal",
                 "NotiplayViews",
