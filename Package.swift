@@ -189,7 +189,10 @@ let package = Package(
         .testTarget(
             name: "NotiplayPlaybackTests",
             // CMPV: a second libmpv client on an engine's player (OutputFallbackTests).
-            dependencies: ["CMPV", "NotiplayPlayback", "NotiplayCore", "NotiplayTestSupport"]
+            dependencies: [
+                "CMPV", "NotiplayPlayback", "NotiplayCore", "NotiplaySystem", "NotiplayTestSupport",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
         ),
         .testTarget(
             name: "NotiplayRuntimeTests",
