@@ -129,7 +129,7 @@ let package = Package(
         .target(name: "NotiplayAVFoundation", dependencies: ["Notiplay", "NotiplayCore"]),
         .target(
             name: "NotiplaySamples",
-            dependencies: ["Notiplay", "NotiplayCore", .product(name: "SystemPackage", package: "swift-system")]
+            dependencies: ["Notiplay", "NotiplayCore", "NotiplaySystem", .product(name: "SystemPackage", package: "swift-system")]
         ),
         .target(
             name: "NotiplayCommandLine",
