@@ -168,7 +168,7 @@ let package = Package(
         .executableTarget(name: "notiplay-print-probe", dependencies: ["NotiplayCommandLine"], path: "Tests/PrintProbe"),
         .target(
             name: "NotiplayTestSupport",
-            dependencies: ["NotiplayCore", .product(name: "Subprocess", package: "swift-subprocess")],
+            dependencies: ["NotiplayCore", "NotiplayPlayback", .product(name: "Subprocess", package: "swift-subprocess")],
             path: "Tests/Support"
         ),
         .testTarget(name: "NotiplayCoreTests", dependencies: ["NotiplayCore", "NotiplayTestSupport"]),
