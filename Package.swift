@@ -4,7 +4,8 @@ import PackageDescription
 // The module graph (arrows point at what a module uses; nothing points up):
 //
 //   NotiplaySystem    the system calls, wrapped once (`Posix`, over swift-system): every module
-//                     that touches files, pipes or the terminal goes through it
+//                     that touches files, pipes, sockets, poll, threads, signals, clocks or the
+//                     terminal goes through it
 //   NotiplayCore      the model, payloads, manifests, validation, typed errors (no libmpv, no terminal)
 //   NotiplayDBus      a session-bus connection over libdbus-1 (the only importer of CDBus): names,
 //                     method calls routed to handlers, typed values, signals; uses NotiplaySystem
