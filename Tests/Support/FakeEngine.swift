@@ -96,12 +96,15 @@ public final class FakeEngine: PlaybackEngine, Sendable {
 
     // MARK: PlaybackEngine
 
+    /// A new stream of every event from now on, until ``shutdown()``.
     public func events() -> AsyncStream<PlaybackEvent> {
         let (stream, continuation) = AsyncStream<PlaybackEvent>.makeStream()
         state.withLock { $0.continuations.append(continuation) }
         return stream
     }
 
+    /// The next id (#1 first): ends the current file first with ``tracksCurrentFile``, sends
+    /// what ``sendWhileLoading(_:)`` gave, then what ``playback`` sends for a load.
     public func load(_ file: AudioFile, options: PlaybackOptions) async throws -> PlaybackItemID {
         let (item, replaced, early) = state.withLock { state in
             state.item += 1
@@ -128,16 +131,19 @@ public final class FakeEngine: PlaybackEngine, Sendable {
         return item
     }
 
+    /// `started` at the position, unless silent.
     public func play() async throws {
         if let position = reportedPosition { send(.started(position: position), item: item) }
         commandSink.yield("play")
     }
 
+    /// `paused` at the position, unless silent.
     public func pause() async throws {
         if let position = reportedPosition { send(.paused(position: position), item: item) }
         commandSink.yield("pause")
     }
 
+    /// Moves a driven engine's position and sends it; nothing else.
     public func seek(to seconds: Double) async throws {
         if case .driven = playback {
             state.withLock { $0.position = seconds }
@@ -146,10 +152,13 @@ public final class FakeEngine: PlaybackEngine, Sendable {
         commandSink.yield("seek \(seconds)")
     }
 
+    /// Only told on ``commands``.
     public func setVolume(_ volume: Double) async throws {
         commandSink.yield("volume \(Int(volume))")
     }
 
+    /// `ended` (stopped) for the current file with ``tracksCurrentFile``, else for the file loaded
+    /// last unless silent; nothing is current afterwards.
     public func stop() async throws {
         let stopped = state.withLock { state -> PlaybackItemID? in
             defer { state.current = nil }
@@ -160,6 +169,7 @@ public final class FakeEngine: PlaybackEngine, Sendable {
         commandSink.yield("stop")
     }
 
+    /// What ``playback`` says the position is.
     public func position() async -> Double? {
         switch playback {
         case .silent: nil
