@@ -4,7 +4,8 @@ import PackageDescription
 // The module graph (arrows point at what a module uses; nothing points up):
 //
 //   NotiplaySystem    the system calls, wrapped once (`Posix`, over swift-system): every module
-//                     that touches files, pipes or the terminal goes through it
+//                     that touches files, pipes, sockets, poll, threads, signals, clocks or the
+//                     terminal goes through it
 //   NotiplayCore      the model, payloads, manifests, validation, typed errors (no libmpv, no terminal)
 //   NotiplayDBus      a session-bus connection over libdbus-1 (the only importer of CDBus): names,
 //                     method calls routed to handlers, typed values, signals; uses NotiplaySystem
@@ -129,7 +130,7 @@ let package = Package(
         .target(name: "NotiplayAVFoundation", dependencies: ["Notiplay", "NotiplayCore"]),
         .target(
             name: "NotiplaySamples",
-            dependencies: ["Notiplay", "NotiplayCore", .product(name: "SystemPackage", package: "swift-system")]
+            dependencies: ["Notiplay", "NotiplayCore", "NotiplaySystem", .product(name: "SystemPackage", package: "swift-system")]
         ),
         .target(
             name: "NotiplayCommandLine",
@@ -142,6 +143,7 @@ let package = Package(
                 "NotiplayCore",
                 "NotiplayPlayback",
                 "NotiplayScript",
+                "NotiplaySystem",
                 "NotiplayTesting",
                 "NotiplayTerminal",
                 "NotiplayViews",
@@ -167,7 +169,7 @@ let package = Package(
         .executableTarget(name: "notiplay-print-probe", dependencies: ["NotiplayCommandLine"], path: "Tests/PrintProbe"),
         .target(
             name: "NotiplayTestSupport",
-            dependencies: ["NotiplayCore", .product(name: "Subprocess", package: "swift-subprocess")],
+            dependencies: ["NotiplayCore", "NotiplayPlayback", .product(name: "Subprocess", package: "swift-subprocess")],
             path: "Tests/Support"
         ),
         .testTarget(name: "NotiplayCoreTests", dependencies: ["NotiplayCore", "NotiplayTestSupport"]),
@@ -175,7 +177,7 @@ let package = Package(
             name: "NotiplayCenterTests",
             dependencies: [
                 "NotiplayCenter", "NotiplayCenterClient", "NotiplayCore", "NotiplayTestSupport", "Notiplay", "NotiplayPlayback",
-                .product(name: "SystemPackage", package: "swift-system"),
+                "NotiplaySystem", .product(name: "SystemPackage", package: "swift-system"),
             ],
             exclude: ["Fixtures"]
         ),
@@ -188,7 +190,10 @@ let package = Package(
         .testTarget(
             name: "NotiplayPlaybackTests",
             // CMPV: a second libmpv client on an engine's player (OutputFallbackTests).
-            dependencies: ["CMPV", "NotiplayPlayback", "NotiplayCore", "NotiplayTestSupport"]
+            dependencies: [
+                "CMPV", "NotiplayPlayback", "NotiplayCore", "NotiplaySystem", "NotiplayTestSupport",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
         ),
         .testTarget(
             name: "NotiplayRuntimeTests",

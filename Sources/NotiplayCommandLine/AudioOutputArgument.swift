@@ -1,11 +1,8 @@
 import Logging
 import NotiplayCore
 import NotiplayPlayback
+import NotiplaySystem
 import SystemPackage
-
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#endif
 
 /// The value of `--audio`: `null`, `auto` or `pcm:PATH`.
 enum AudioOutputArgument: Equatable {
@@ -73,9 +70,8 @@ enum AudioOutputArgument: Equatable {
         case .auto: return .system(untimedFallback: untimed)
         case .pcm(let path):
             var absolute = path
-            if !path.hasPrefix("/"), let cwd = getcwd(nil, 0) {
-                absolute = String(cString: cwd) + "/" + path
-                free(cwd)
+            if !path.hasPrefix("/"), let cwd = try? Posix.currentFolder() {
+                absolute = cwd + "/" + path
             }
             return .pcm(path: absolute)
         }

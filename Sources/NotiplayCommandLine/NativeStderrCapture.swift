@@ -1,8 +1,7 @@
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#endif
 import Logging
 import NotiplayCore
+import NotiplaySystem
+import SystemPackage
 
 /// Keeps what native libraries print (ALSA, PipeWire, libmpv's dependencies) off the terminal.
 ///
@@ -17,37 +16,42 @@ enum NativeStderrCapture {
     ///   the descriptors cannot be set up.
     @discardableResult
     static func install(logger: Logger) -> Int32? {
-        let saved = fcntl(2, F_DUPFD_CLOEXEC, 3)
-        guard saved >= 0 else { return nil }
-        var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else {
-            close(saved)
+        guard let saved = try? Posix.duplicate(.standardError) else { return nil }
+        // Both ends block: the reader thread waits in `read`, and what writes to descriptor 2
+        // waits while the pipe is full.
+        let ends: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
+        do {
+            ends = try Posix.pipe()
+        } catch {
+            Posix.close(saved)
             return nil
         }
-        guard dup2(fds[1], 2) >= 0 else {
-            close(saved); close(fds[0]); close(fds[1])
+        do {
+            try Posix.setBlocking(ends.readEnd)
+            try Posix.setBlocking(ends.writeEnd)
+            try Posix.redirect(.standardError, to: ends.writeEnd)
+        } catch {
+            Posix.close(saved); Posix.close(ends.readEnd); Posix.close(ends.writeEnd)
             return nil
         }
-        close(fds[1])
-        _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
-        let reader = Unmanaged.passRetained(Reader(fd: fds[0], logger: logger))
-        var thread = pthread_t()
-        let status = pthread_create(&thread, nil, readNativeOutput, reader.toOpaque())
-        if status != 0 {
-            reader.release()
-            dup2(saved, 2)
-            close(saved)
+        Posix.close(ends.writeEnd)
+        let reader = Reader(fd: ends.readEnd, logger: logger)
+        do {
+            try SystemThread.detach(name: "native standard error") { reader.run() }
+        } catch {
+            try? Posix.redirect(.standardError, to: saved)
+            Posix.close(saved)
+            Posix.close(ends.readEnd)
             return nil
         }
-        pthread_detach(thread)
-        return saved
+        return saved.rawValue
     }
 
     final class Reader: @unchecked Sendable {
         // Used by the reader thread only.
-        let fd: Int32
+        let fd: FileDescriptor
         let logger: Logger
-        init(fd: Int32, logger: Logger) {
+        init(fd: FileDescriptor, logger: Logger) {
             self.fd = fd
             self.logger = logger
         }
@@ -56,9 +60,10 @@ enum NativeStderrCapture {
             var pending: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 4096)
             while true {
-                let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { break }
+                let result = buffer.withUnsafeMutableBytes { space in
+                    Result { () throws(SystemCallError) in try Posix.read(fd, into: space) }  // retried when interrupted
+                }
+                guard let n = try? result.get(), n > 0 else { break }
                 pending.append(contentsOf: buffer[0..<n])
                 while let newline = pending.firstIndex(of: 0x0A) {
                     emit(Array(pending[..<newline]))
@@ -70,7 +75,7 @@ enum NativeStderrCapture {
                 }
             }
             if !pending.isEmpty { emit(pending) }
-            close(fd)
+            Posix.close(fd)
         }
 
         private func emit(_ line: [UInt8]) {
@@ -79,11 +84,4 @@ enum NativeStderrCapture {
             logger.debug("\(text)", source: "native")
         }
     }
-}
-
-private func readNativeOutput(_ context: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
-    guard let context else { return nil }
-    let reader = Unmanaged<NativeStderrCapture.Reader>.fromOpaque(context).takeRetainedValue()
-    reader.run()
-    return nil
 }

@@ -2,11 +2,8 @@ import ArgumentParser
 @_exported public import Notiplay
 import NotiplayCore
 import NotiplayPlayback
+import NotiplaySystem
 import SystemPackage
-
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#endif
 
 /// The whole `notiplay` command line, for the `notiplay` executable and for an extension author's
 /// own executable that adds its extension types.
@@ -62,7 +59,7 @@ public enum NotiplayCLI {
     public static func main(types: ExtensionTypes = ExtensionTypes(), commandName: String? = nil) async -> Never {
         // Before anything is written: an extension's `print` reaches descriptor 1 line by line
         // even when it is a pipe, so it keeps its place among the events (see OutputCapture).
-        setvbuf(stdout, nil, _IOLBF, 0)
+        Posix.lineBufferStandardOutput()
         self.commandName = commandName ?? toolName(argument0: CommandLine.arguments.first)
         DiagnosticsLogHandler.bootstrap(environment: processEnvironment)
         if let library = processEnvironment["NOTIPLAY_LIBMPV"], !library.isEmpty {
@@ -71,7 +68,7 @@ public enum NotiplayCLI {
         ownsProcess = true
         let status = await run(Array(CommandLine.arguments.dropFirst()), types: types)
         finishCapture()
-        exit(status)
+        Posix.exit(status)
     }
 
     /// The name the tool goes by in its help, usage and messages: `notiplay`, or an author's

@@ -4,10 +4,6 @@ import NotiplaySystem
 import Synchronization
 import SystemPackage
 
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#endif
-
 /// What extensions print, kept out of notiplay's own output.
 ///
 /// Extensions run in notiplay's process: their `print`, and anything else written to descriptor 1
@@ -75,10 +71,10 @@ final class OutputCapture: Sendable {
     private let logger = Logger(label: "native")
 
     private struct Redirect: Sendable {
-        let realError: Int32
+        let realError: FileDescriptor
         /// The pipes' read ends: standard output's, standard error's.
-        let readEnds: [Int32]
-        let stop: (read: Int32, write: Int32)
+        let readEnds: [FileDescriptor]
+        let stop: (read: FileDescriptor, write: FileDescriptor)
     }
 
     private struct State {
@@ -111,38 +107,58 @@ final class OutputCapture: Sendable {
     }
 
     private static func redirecting(_ mode: Mode) -> OutputCapture? {
-        fflush(nil)
-        let realOutput = fcntl(1, F_DUPFD_CLOEXEC, 3)
-        let realError = fcntl(Diagnostics.shared.fileDescriptor.rawValue, F_DUPFD_CLOEXEC, 3)
-        var outPipe: [Int32] = [-1, -1], errPipe: [Int32] = [-1, -1], stopPipe: [Int32] = [-1, -1]
+        Posix.flushStandardStreams()
+        var opened: [FileDescriptor] = []
         func undo() -> OutputCapture? {
-            for fd in [realOutput, realError] + outPipe + errPipe + stopPipe where fd >= 0 { close(fd) }
+            for fd in opened { Posix.close(fd) }
             return nil
         }
-        guard realOutput >= 0, realError >= 0, pipe(&outPipe) == 0, pipe(&errPipe) == 0, pipe(&stopPipe) == 0 else {
+        let realOutput: FileDescriptor, realError: FileDescriptor
+        let outPipe: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
+        let errPipe: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
+        let stopPipe: (readEnd: FileDescriptor, writeEnd: FileDescriptor)
+        do {
+            realOutput = try Posix.duplicate(.standardOutput)
+            opened.append(realOutput)
+            realError = try Posix.duplicate(Diagnostics.shared.fileDescriptor)
+            opened.append(realError)
+            outPipe = try Posix.pipe()
+            opened += [outPipe.readEnd, outPipe.writeEnd]
+            errPipe = try Posix.pipe()
+            opened += [errPipe.readEnd, errPipe.writeEnd]
+            stopPipe = try Posix.pipe()
+            opened += [stopPipe.readEnd, stopPipe.writeEnd]
+            // Every end is close-on-exec; only the read ends of standard output's and error's
+            // pipes are non-blocking: an extension's write waits while the pipe is full, as a
+            // write to a terminal would.
+            for end in [outPipe.writeEnd, errPipe.writeEnd, stopPipe.readEnd, stopPipe.writeEnd] { try Posix.setBlocking(end) }
+        } catch {
             return undo()
         }
-        for fd in outPipe + errPipe + stopPipe { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        for fd in [outPipe[0], errPipe[0]] { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
-        guard dup2(outPipe[1], 1) >= 0 else { return undo() }
-        guard dup2(errPipe[1], 2) >= 0 else {
-            dup2(realOutput, 1)
+        do { try Posix.redirect(.standardOutput, to: outPipe.writeEnd) } catch { return undo() }
+        do { try Posix.redirect(.standardError, to: errPipe.writeEnd) } catch {
+            try? Posix.redirect(.standardOutput, to: realOutput)
             return undo()
         }
         // Descriptors 1 and 2 are now the pipes' only write ends (dup2 leaves them inherited by
         // programs started later, as 1 and 2 always are).
-        close(outPipe[1]); close(errPipe[1])
-        let redirect = Redirect(realError: realError, readEnds: [outPipe[0], errPipe[0]], stop: (stopPipe[0], stopPipe[1]))
-        let capture = OutputCapture(mode: mode, standardOutput: FileDescriptor(rawValue: realOutput), redirect: redirect)
+        Posix.close(outPipe.writeEnd)
+        Posix.close(errPipe.writeEnd)
+        let redirect = Redirect(
+            realError: realError, readEnds: [outPipe.readEnd, errPipe.readEnd], stop: (stopPipe.readEnd, stopPipe.writeEnd))
+        let capture = OutputCapture(mode: mode, standardOutput: realOutput, redirect: redirect)
         do {
             let thread = try SystemThread.start(name: "output capture") { capture.readUntilStopped() }
             capture.reader.withLock { $0 = thread }
         } catch {
-            dup2(realOutput, 1); dup2(realError, 2)
-            for fd in [realOutput, realError, outPipe[0], errPipe[0], stopPipe[0], stopPipe[1]] { close(fd) }
+            try? Posix.redirect(.standardOutput, to: realOutput)
+            try? Posix.redirect(.standardError, to: realError)
+            for fd in [realOutput, realError, outPipe.readEnd, errPipe.readEnd, stopPipe.readEnd, stopPipe.writeEnd] {
+                Posix.close(fd)
+            }
             return nil
         }
-        Diagnostics.shared.fileDescriptor = FileDescriptor(rawValue: realError)
+        Diagnostics.shared.fileDescriptor = realError
         return capture
     }
 
@@ -152,7 +168,7 @@ final class OutputCapture: Sendable {
     /// Writes an event line of notiplay's own (``Mode/events(clock:render:)``; in
     /// ``Mode/collect``, written as JSON), after whatever the extensions printed before it.
     func emit(_ line: EventLine) {
-        fflush(nil)  // an extension's unfinished `print`, before the lock (see `readUntilStopped`)
+        Posix.flushStandardStreams()  // an extension's unfinished `print`, before the lock (see `readUntilStopped`)
         state.withLock { state in
             drain(&state, before: line.t)
             var line = line
@@ -165,7 +181,7 @@ final class OutputCapture: Sendable {
     /// Writes `text` of notiplay's own (the plain card) to ``standardOutput`` now, even while lines
     /// are held, after whatever the extensions printed before it.
     func write(_ text: String) {
-        fflush(nil)
+        Posix.flushStandardStreams()
         state.withLock { state in
             drain(&state, before: nil)
             _ = try? standardOutput.writeAll(text.utf8)
@@ -212,17 +228,16 @@ extension OutputCapture {
             return !state.finished
         }
         guard first else { return Collected() }
-        fflush(nil)
-        dup2(standardOutput.rawValue, 1)
-        dup2(redirect.realError, 2)
-        var byte: UInt8 = 1
-        _ = Glibc.write(redirect.stop.write, &byte, 1)
+        Posix.flushStandardStreams()
+        try? Posix.redirect(.standardOutput, to: standardOutput)
+        try? Posix.redirect(.standardError, to: redirect.realError)
+        _ = try? Posix.writeAll(redirect.stop.write, [1])
         reader.withLock { $0 }?.join()
         let collected = state.withLock { state in
             drain(&state, before: nil, toTheEnd: true)
             return state.collected
         }
-        for fd in redirect.readEnds + [redirect.stop.read, redirect.stop.write] { close(fd) }
+        for fd in redirect.readEnds + [redirect.stop.read, redirect.stop.write] { Posix.close(fd) }
         Self.installed.withLock { if $0 === self { $0 = nil } }
         return collected
     }
@@ -232,20 +247,20 @@ extension OutputCapture {
     /// extension blocked in `print` on a full pipe is always unblocked by it.
     private func readUntilStopped() {
         guard let redirect else { return }
-        var fds = redirect.readEnds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-        fds.append(pollfd(fd: redirect.stop.read, events: Int16(POLLIN), revents: 0))
+        var fds = redirect.readEnds.map { Posix.PollEntry(file: $0, events: .readable) }
+        fds.append(Posix.PollEntry(file: redirect.stop.read, events: .readable))
         while true {
-            let ready = poll(&fds, nfds_t(fds.count), -1)
-            if ready < 0 {
-                if errno == EINTR { continue }
+            do {
+                guard try Posix.poll(&fds, timeout: nil) != nil else { continue }  // interrupted
+            } catch {
                 return
             }
-            if fds[2].revents != 0 { return }
+            if !fds[2].found.isEmpty { return }
             let open = state.withLock { state in
                 drain(&state, before: nil)
                 return state.open
             }
-            for index in 0..<2 where !open[index] { fds[index].fd = -1 }
+            for index in 0..<2 where !open[index] { fds[index].file = FileDescriptor(rawValue: -1) }
         }
     }
 
@@ -258,14 +273,16 @@ extension OutputCapture {
         for index in 0..<2 where state.open[index] {
             var budget = toTheEnd ? Int.max : 1 << 20
             while budget > 0 {
-                let count = buffer.withUnsafeMutableBytes { Glibc.read(redirect.readEnds[index], $0.baseAddress, $0.count) }
+                // Retried when interrupted; a read that would wait (the pipe is empty) throws.
+                let result = buffer.withUnsafeMutableBytes { space in
+                    Result { () throws(SystemCallError) in try Posix.read(redirect.readEnds[index], into: space) }
+                }
+                guard let count = try? result.get() else { break }
                 if count > 0 {
                     state.pending[index] += buffer[0..<count]
                     budget -= count
-                } else if count == 0 {
+                } else {
                     state.open[index] = false
-                    break
-                } else if errno != EINTR {
                     break
                 }
             }

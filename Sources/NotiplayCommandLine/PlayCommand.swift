@@ -2,14 +2,11 @@ import ArgumentParser
 import Logging
 import NotiplayCore
 import NotiplayPlayback
+import NotiplaySystem
 import NotiplayTerminal
 import NotiplayViews
 import Synchronization
 import SystemPackage
-
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#endif
 
 /// `notiplay play`: plays an audio file to its end.
 struct PlayCommand: AsyncParsableCommand {
@@ -36,7 +33,7 @@ struct PlayCommand: AsyncParsableCommand {
         let jsonl = events == .jsonl
         let audioFile = try AudioFileValidator().validate(file)
         let engine = try output.audio.startEngine(untimed: output.untimed)
-        let reporter = PlayReporter(file: audioFile, clock: clock, jsonl: jsonl, statusLine: !jsonl && isatty(1) == 1,
+        let reporter = PlayReporter(file: audioFile, clock: clock, jsonl: jsonl, statusLine: !jsonl && Posix.isTerminal(.standardOutput),
             environment: processEnvironment)
         let interrupts = InterruptWatch { Task { try? await engine.stop() } }
 
@@ -72,7 +69,7 @@ struct PlayCommand: AsyncParsableCommand {
         case PlaybackFailure.captureFailed:
             // "cannot write the audio capture file PATH: why" (a write failed while it played).
             return NotiplayError(.unavailable, failure.message)
-        case PlaybackFailure.loadingFailed where access(file.path, F_OK) != 0:
+        case PlaybackFailure.loadingFailed where !Path.exists(file.path):
             return NotiplayError(.missingInput, file: file.argument, "disappeared before it could be played")
         default:
             return NotiplayError(.badData, file: file.argument, reason)

@@ -1,11 +1,7 @@
 import NotiplayCore
 import NotiplayScript
-
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import NotiplaySystem
+import SystemPackage
 
 /// `notiplay validate` for `*.playback` files: the script must parse, and every file it names
 /// (the app file, the extensions folder, payloads and attachments of `deliver` and `send`) must
@@ -60,20 +56,21 @@ enum ScriptValidation {
 
     /// What is wrong with `path` as a file (or as a folder when `folder`), or nil.
     static func problem(_ path: String, folder: Bool) -> String? {
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            let code = errno
-            if code == ENOENT || code == ENOTDIR { return folder ? "no such folder" : "no such file" }
-            return "cannot be read: " + String(cString: strerror(code))
+        let isFolder: Bool
+        do {
+            isFolder = try Posix.status(of: path).type == .directory
+        } catch {
+            if error.errno == .noSuchFileOrDirectory || error.errno == .notDirectory {
+                return folder ? "no such folder" : "no such file"
+            }
+            return "cannot be read: " + error.reason
         }
-        let isFolder = info.st_mode & S_IFMT == S_IFDIR
         if folder, !isFolder { return "is not a folder" }
         if !folder, isFolder { return "is a folder, not a file" }
         return nil
     }
 
     static func exists(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0
+        Path.exists(path)
     }
 }

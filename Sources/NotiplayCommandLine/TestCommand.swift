@@ -3,12 +3,9 @@ import NotiplayCore
 import NotiplayPlayback
 import NotiplayViews
 import NotiplayScript
+import NotiplaySystem
 import NotiplayTesting
 import SystemPackage
-
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#endif
 
 /// `notiplay test`: runs playback scripts and reports each as a test case.
 struct TestCommand: AsyncParsableCommand {
@@ -67,7 +64,7 @@ struct TestCommand: AsyncParsableCommand {
                 paths.append(given)
             }
         }
-        let tapOutput = tap || isatty(1) != 1
+        let tapOutput = tap || !Posix.isTerminal(.standardOutput)
         // What the extensions print is kept until the report, which shows it as comments.
         let capture = OutputCapture.start(.collect, redirect: NotiplayCLI.ownsProcess)
         var runner = ScriptRunner(types: NotiplayCLI.types, untimed: untimed)
@@ -133,9 +130,11 @@ struct TestCommand: AsyncParsableCommand {
 
     /// Writes `text` to `path` (created or truncated, mode 0644); whether it worked.
     static func writeFile(_ path: String, _ text: String) -> Bool {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        return (try? FileDescriptor(rawValue: fd).writeAll(text.utf8)) != nil
+        let permissions: FilePermissions = [.ownerReadWrite, .groupRead, .otherRead]
+        guard
+            let file = try? Posix.open(path, .writeOnly, options: [.create, .truncate, .closeOnExec], permissions: permissions)
+        else { return false }
+        defer { Posix.close(file) }
+        return (try? file.writeAll(text.utf8)) != nil
     }
 }

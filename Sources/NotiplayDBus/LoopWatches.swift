@@ -1,5 +1,6 @@
 internal import CDBus
-@preconcurrency internal import Glibc  // poll and its flags
+internal import NotiplaySystem
+internal import SystemPackage
 
 /// libdbus's watches (descriptors to poll) and timeouts for one connection, kept for the loop
 /// thread's `poll`: libdbus says through them what to wait for (reading, writing when messages
@@ -49,36 +50,37 @@ final class LoopWatches {
     /// Waits until a watch's descriptor is ready, `wake` is readable, or a timeout is due, then
     /// hands libdbus what happened. Returns whether `wake` was readable.
     func wait(wake: Int32) -> Bool {
-        var descriptors = [pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
+        var descriptors = [Posix.PollEntry(file: FileDescriptor(rawValue: wake), events: .readable)]
         var polled: [OpaquePointer] = []
         for watch in watches where dbus_watch_get_enabled(watch) != 0 {
             let flags = dbus_watch_get_flags(watch)
-            var events: Int16 = 0
-            if flags & DBUS_WATCH_READABLE.rawValue != 0 { events |= Int16(POLLIN) }
-            if flags & DBUS_WATCH_WRITABLE.rawValue != 0 { events |= Int16(POLLOUT) }
-            descriptors.append(pollfd(fd: dbus_watch_get_unix_fd(watch), events: events, revents: 0))
+            var events: Posix.PollEvents = []
+            if flags & DBUS_WATCH_READABLE.rawValue != 0 { events.insert(.readable) }
+            if flags & DBUS_WATCH_WRITABLE.rawValue != 0 { events.insert(.writable) }
+            descriptors.append(Posix.PollEntry(file: FileDescriptor(rawValue: dbus_watch_get_unix_fd(watch)), events: events))
             polled.append(watch)
         }
-        let ready = poll(&descriptors, nfds_t(descriptors.count), milliseconds(until: nextDeadline))
-        if ready > 0 {
+        // An interrupted or failed wait finds nothing: the timeouts due are still handed over.
+        let ready = (try? Posix.poll(&descriptors, milliseconds: milliseconds(until: nextDeadline))) ?? nil
+        if let ready, ready > 0 {
             for (index, watch) in polled.enumerated() {
-                let events = descriptors[index + 1].revents
+                let events = descriptors[index + 1].found
                 // A watch handled before may have removed this one.
-                guard events != 0, watches.contains(watch) else { continue }
+                guard !events.isEmpty, watches.contains(watch) else { continue }
                 dbus_watch_handle(watch, Self.flags(events))
             }
         }
         fireDueTimeouts()
-        return descriptors[0].revents != 0
+        return !descriptors[0].found.isEmpty
     }
 
     /// libdbus's watch flags for `poll`'s returned events.
-    private static func flags(_ events: Int16) -> UInt32 {
+    private static func flags(_ events: Posix.PollEvents) -> UInt32 {
         var flags: UInt32 = 0
-        if events & Int16(POLLIN) != 0 { flags |= DBUS_WATCH_READABLE.rawValue }
-        if events & Int16(POLLOUT) != 0 { flags |= DBUS_WATCH_WRITABLE.rawValue }
-        if events & Int16(POLLERR | POLLNVAL) != 0 { flags |= DBUS_WATCH_ERROR.rawValue }
-        if events & Int16(POLLHUP) != 0 { flags |= DBUS_WATCH_HANGUP.rawValue }
+        if events.contains(.readable) { flags |= DBUS_WATCH_READABLE.rawValue }
+        if events.contains(.writable) { flags |= DBUS_WATCH_WRITABLE.rawValue }
+        if !events.isDisjoint(with: [.error, .invalid]) { flags |= DBUS_WATCH_ERROR.rawValue }
+        if events.contains(.hangUp) { flags |= DBUS_WATCH_HANGUP.rawValue }
         return flags
     }
 

@@ -1,5 +1,4 @@
 internal import CMPV
-@preconcurrency internal import Glibc  // strdup and free, for the C strings libmpv takes
 import Dispatch
 public import NotiplayCore
 import Logging
@@ -169,8 +168,14 @@ extension MPVEngine {
     @discardableResult
     func command(_ words: [String], _ operation: String) throws -> Int64? {
         guard let h = handle else { throw PlaybackFailure.engineClosed }
-        let copies = words.map { strdup($0) }
-        defer { copies.forEach { free($0) } }
+        // C copies of the words (with their terminating zero), for as long as the call lasts.
+        let copies = words.map { word -> UnsafeMutablePointer<CChar> in
+            let characters = word.utf8CString
+            let copy = UnsafeMutablePointer<CChar>.allocate(capacity: characters.count)
+            characters.withUnsafeBufferPointer { copy.initialize(from: $0.baseAddress!, count: $0.count) }
+            return copy
+        }
+        defer { copies.forEach { $0.deallocate() } }
         var args: [UnsafePointer<CChar>?] = copies.map { UnsafePointer($0) } + [nil]
         var result = mpv_node()
         let status = args.withUnsafeMutableBufferPointer { mpv.command_ret(h, $0.baseAddress, &result) }

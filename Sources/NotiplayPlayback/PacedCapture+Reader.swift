@@ -1,4 +1,3 @@
-@preconcurrency internal import Glibc  // pollfd, for the clock's wait
 internal import NotiplaySystem
 internal import Synchronization
 internal import SystemPackage
@@ -138,20 +137,12 @@ extension PacedCapture {
     }
 
     private func sleep(until wait: Wait, turnBegan: Int64) {
-        var fds = [pollfd(fd: wakeReadFD, events: Int16(POLLIN), revents: 0)]
-        if wait.data { fds.append(pollfd(fd: pipeFD, events: Int16(POLLIN), revents: 0)) }
+        var fds = [Posix.PollEntry(file: FileDescriptor(rawValue: wakeReadFD), events: .readable)]
+        if wait.data { fds.append(Posix.PollEntry(file: FileDescriptor(rawValue: pipeFD), events: .readable)) }
         clock.wait(&fds, until: wait.nanoseconds.map { turnBegan + $0 }, turnBegan: turnBegan)
-        if fds[0].revents != 0 {
+        if !fds[0].found.isEmpty {
             var buffer = (UInt64(0), UInt64(0))
             _ = withUnsafeMutableBytes(of: &buffer) { try? Posix.readOnce(FileDescriptor(rawValue: wakeReadFD), into: $0) }
         }
     }
-}
-
-/// The reader thread's entry point: `context` is a retained ``PacedCapture``.
-func runPacedCaptureReader(_ context: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
-    guard let context else { return nil }
-    let capture = Unmanaged<PacedCapture>.fromOpaque(context).takeRetainedValue()
-    capture.run()
-    return nil
 }

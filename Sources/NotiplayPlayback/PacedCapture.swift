@@ -1,4 +1,3 @@
-@preconcurrency internal import Glibc  // pthread_t for the reader thread
 internal import NotiplaySystem
 internal import Synchronization
 internal import SystemPackage
@@ -52,7 +51,7 @@ final class PacedCapture: @unchecked Sendable {
     private let threadState = Mutex<ThreadState>(ThreadState())
 
     private struct ThreadState {
-        var thread: pthread_t?
+        var thread: SystemThread?
         var finished = false
     }
 
@@ -139,14 +138,13 @@ final class PacedCapture: @unchecked Sendable {
         wakeWriteFD = wake.writeEnd.rawValue
         shared = Mutex(Shared())
 
-        let context = Unmanaged.passRetained(self)
-        var thread = pthread_t()
-        let status = pthread_create(&thread, nil, runPacedCaptureReader, context.toOpaque())
-        guard status == 0 else {
-            context.release()
+        let thread: SystemThread
+        do {
+            thread = try SystemThread.start(name: "audio capture") { [self] in run() }
+        } catch {
             // Everything is closed already: `finish()` must do nothing.
             threadState.withLock { $0.finished = true }
-            throw fail("cannot start the audio capture thread", SystemCallError("pthread_create", Errno(rawValue: status)))
+            throw fail("cannot start the audio capture thread", error)
         }
         threadState.withLock { $0.thread = thread }
     }
@@ -209,7 +207,7 @@ final class PacedCapture: @unchecked Sendable {
     /// removes the pipe and its folder. Call it once libmpv closed its output (its handle was
     /// destroyed); what is still in the pipe is not heard. Idempotent.
     func finish() {
-        let thread: pthread_t? = threadState.withLock { state in
+        let thread: SystemThread? = threadState.withLock { state in
             guard !state.finished else { return nil }
             state.finished = true
             return state.thread
@@ -217,7 +215,7 @@ final class PacedCapture: @unchecked Sendable {
         guard let thread else { return }
         shared.withLock { $0.stopping = true }
         wake()
-        pthread_join(thread, nil)
+        thread.join()
         let written = shared.withLock { $0.written }
         let header = WAVHeader.bytes(dataBytes: Int(written), sampleRate: sampleRate, channels: channels)
         try? Posix.write(FileDescriptor(rawValue: fileFD), header, at: 0)

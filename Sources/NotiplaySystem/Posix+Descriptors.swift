@@ -27,6 +27,25 @@ extension Posix {
         return Int(count)
     }
 
+    /// Sets `O_NONBLOCK` (`fcntl(2)`, `F_SETFL`): a read or write that would wait fails with
+    /// `EAGAIN` instead.
+    package static func setNonBlocking(_ file: FileDescriptor) throws(SystemCallError) {
+        let flags = try call("fcntl") { fcntl(file.rawValue, F_GETFL) }
+        try call("fcntl") { fcntl(file.rawValue, F_SETFL, flags | O_NONBLOCK) }
+    }
+
+    /// A close-on-exec copy of `file` numbered 3 or above (`fcntl(2)`, `F_DUPFD_CLOEXEC`): it
+    /// stays what `file` is now when `file`'s number is pointed elsewhere.
+    package static func duplicate(_ file: FileDescriptor) throws(SystemCallError) -> FileDescriptor {
+        FileDescriptor(rawValue: try call("fcntl") { fcntl(file.rawValue, F_DUPFD_CLOEXEC, 3) })
+    }
+
+    /// Points `target`'s number at what `file` is (`dup2(2)`), closing what it was; the copy is
+    /// inherited by programs started later (it is not close-on-exec).
+    package static func redirect(_ target: FileDescriptor, to file: FileDescriptor) throws(SystemCallError) {
+        try call("dup2") { dup2(file.rawValue, target.rawValue) }
+    }
+
     /// Clears `O_NONBLOCK` (`fcntl(2)`, `F_SETFL`): reads of `file` wait again.
     package static func setBlocking(_ file: FileDescriptor) throws(SystemCallError) {
         let flags = try call("fcntl") { fcntl(file.rawValue, F_GETFL) }

@@ -56,6 +56,11 @@ extension Posix {
         try call("mkfifo") { mkfifo(path, permissions.rawValue) }
     }
 
+    /// `chmod(2)`.
+    package static func setPermissions(_ path: String, _ permissions: FilePermissions) throws(SystemCallError) {
+        try call("chmod") { chmod(path, permissions.rawValue) }
+    }
+
     /// `rename(2)`.
     package static func rename(_ from: String, to: String) throws(SystemCallError) {
         try call("rename") { Glibc.rename(from, to) }

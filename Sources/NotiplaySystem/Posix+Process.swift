@@ -1,6 +1,6 @@
-@preconcurrency internal import Glibc  // environ, getuid
+@preconcurrency internal import Glibc  // environ, getuid, exit
 
-/// What the process was started with: its environment and its user.
+/// What the process was started with (its environment, its user, its id), and its end.
 extension Posix {
     /// The process's environment variables (`environ(7)`), as they are now. An entry without
     /// `=` is left out; a name given twice keeps its last value.
@@ -22,4 +22,16 @@ extension Posix {
 
     /// The process's real user id (`getuid(2)`).
     package static var userID: UInt32 { getuid() }
+
+    /// The process's effective user id (`geteuid(2)`).
+    package static var effectiveUserID: UInt32 { geteuid() }
+
+    /// The process's id (`getpid(2)`).
+    package static var processID: Int32 { getpid() }
+
+    /// Ends the process with `status` (`exit(3)`): `atexit` hooks run and C's streams are
+    /// flushed.
+    package static func exit(_ status: Int32) -> Never {
+        Glibc.exit(status)
+    }
 }

@@ -8,6 +8,7 @@ package import SystemPackage
 package struct SystemCallError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The C function, as in `"open"` or `"tcsetattr"`.
     package var call: String
+    /// The `errno` it left.
     package var errno: Errno
 
     package init(_ call: String, _ errno: Errno) {

@@ -1,4 +1,3 @@
-@preconcurrency internal import Glibc  // POLLHUP and the other poll flags
 import NotiplaySystem
 import SystemPackage
 
@@ -29,7 +28,7 @@ enum InputRead {
         let file = FileDescriptor(rawValue: fd)
         let waiting = try? Posix.bytesWaiting(file)
         if let waiting, waiting <= 0 {
-            if revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { return .end }
+            if !Posix.PollEvents(rawValue: revents).isDisjoint(with: [.hangUp, .error, .invalid]) { return .end }
             // A regular file at its end says 0 and cannot block: its read returns the end.
             guard !canBlock(fd) else { return .nothing }
         }

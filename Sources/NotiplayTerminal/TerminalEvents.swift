@@ -1,4 +1,3 @@
-@preconcurrency internal import Glibc  // the reader thread: pthread, poll, signal masks, sigaction
 import NotiplaySystem
 import Synchronization
 import SystemPackage
@@ -55,7 +54,7 @@ public final class TerminalEvents: AsyncSequence, Sendable {
 
     private let stream: AsyncStream<TerminalEvent>
     private let reader: EventReader
-    private let thread: Mutex<pthread_t?>
+    private let thread: Mutex<SystemThread?>
 
     /// Starts reading `terminal`'s input and watching the window-size, stop, continue and
     /// interrupting signals.
@@ -106,8 +105,8 @@ public final class TerminalEvents: AsyncSequence, Sendable {
             guard TerminalSignals.wakeDescriptor.compareExchange(
                 expected: -1, desired: ends[1], ordering: .acquiringAndReleasing
             ).exchanged else {
-                close(ends[0])
-                close(ends[1])
+                Posix.close(FileDescriptor(rawValue: ends[0]))
+                Posix.close(FileDescriptor(rawValue: ends[1]))
                 throw .alreadyInUse
             }
             handled = TerminalSignals.install(TerminalSignals.eventSignals, keepIgnored: false)
@@ -121,15 +120,12 @@ public final class TerminalEvents: AsyncSequence, Sendable {
         self.reader = reader
         continuation.onTermination = { [weak reader] _ in reader?.wake() }
 
-        var thread = pthread_t()
-        let context = Unmanaged.passRetained(reader)
-        let status = pthread_create(&thread, nil, runEventReader, context.toOpaque())
-        guard status == 0 else {
-            context.release()
+        do {
+            self.thread = Mutex(try SystemThread.start(name: "terminal events") { reader.run() })
+        } catch {
             reader.finish()
-            throw .systemCall("pthread_create", errno: status)
+            throw .systemCall(error.call, errno: error.errno.rawValue)
         }
-        self.thread = Mutex(thread)
     }
 
     deinit {
@@ -145,11 +141,11 @@ public final class TerminalEvents: AsyncSequence, Sendable {
     /// gone when this returns. Safe to call more than once.
     public func stop() {
         reader.wake()
-        guard let thread = self.thread.withLock({ (thread: inout pthread_t?) -> pthread_t? in
+        guard let thread = self.thread.withLock({ (thread: inout SystemThread?) -> SystemThread? in
             defer { thread = nil }
             return thread
         }) else { return }
-        pthread_join(thread, nil)
+        thread.join()
     }
 }
 
@@ -191,14 +187,14 @@ private final class EventReader: @unchecked Sendable {
     }
 
     deinit {
-        close(wakeRead)
-        close(wakeWrite)
+        Posix.close(FileDescriptor(rawValue: wakeRead))
+        Posix.close(FileDescriptor(rawValue: wakeWrite))
     }
 
     /// Asks the thread to stop.
     func wake() {
         var byte = Self.stopByte
-        _ = write(wakeWrite, &byte, 1)
+        _ = withUnsafeBytes(of: &byte) { try? Posix.write(FileDescriptor(rawValue: wakeWrite), $0) }
     }
 
     /// The thread's body: wait, read, decode, deliver, until stopped, interrupted or at the end
@@ -208,25 +204,25 @@ private final class EventReader: @unchecked Sendable {
         // The thread inherits its creator's signal mask, and a Dispatch worker blocks nearly
         // everything: unblock the signals watched, so that one thread at least takes them and
         // this one can stop the process with SIGTSTP.
-        var unblocked = sigset_t()
-        sigemptyset(&unblocked)
-        for signal in TerminalSignals.terminating + TerminalSignals.eventSignals { sigaddset(&unblocked, signal) }
-        pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
+        Posix.unblockSignals(TerminalSignals.terminating + TerminalSignals.eventSignals)
         var buffer = [UInt8](repeating: 0, count: 4096)
         var escapeDeadline: ContinuousClock.Instant?
         while true {
             var descriptors = [
-                pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: input, events: Int16(POLLIN), revents: 0),
+                Posix.PollEntry(file: FileDescriptor(rawValue: wakeRead), events: .readable),
+                Posix.PollEntry(file: FileDescriptor(rawValue: input), events: .readable),
             ]
             var timeout: Int32 = -1
             if let escapeDeadline {
                 let left = ContinuousClock.now.duration(to: escapeDeadline)
                 timeout = left <= .zero ? 0 : Int32(min(left / .milliseconds(1), 60_000).rounded(.up))
             }
-            let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
-            if ready < 0 {
-                if Posix.lastError == .interrupted || Posix.lastError == .resourceTemporarilyUnavailable { continue }
+            let ready: Int
+            do {
+                guard let found = try Posix.poll(&descriptors, milliseconds: timeout) else { continue }  // interrupted
+                ready = found
+            } catch {
+                if error.errno == .resourceTemporarilyUnavailable { continue }
                 return
             }
             if ready == 0 {
@@ -234,11 +230,11 @@ private final class EventReader: @unchecked Sendable {
                 deliver(decoder.flush())
                 continue
             }
-            if descriptors[0].revents != 0 {
+            if !descriptors[0].found.isEmpty {
                 guard handleWakeBytes() else { return }
             }
-            if descriptors[1].revents != 0 {
-                switch InputRead.available(input, revents: descriptors[1].revents, into: &buffer) {
+            if !descriptors[1].found.isEmpty {
+                switch InputRead.available(input, revents: descriptors[1].found.rawValue, into: &buffer) {
                 case .bytes(let count):
                     deliver(decoder.decode(buffer[0..<count]))
                     escapeDeadline = decoder.isWaiting ? ContinuousClock.now.advanced(by: escapeDelay) : nil
@@ -256,28 +252,30 @@ private final class EventReader: @unchecked Sendable {
     /// Reads the self-pipe and acts on each signal. Returns false when the thread must end.
     private func handleWakeBytes() -> Bool {
         var bytes = [UInt8](repeating: 0, count: 64)
-        let count = bytes.withUnsafeMutableBytes { read(wakeRead, $0.baseAddress, $0.count) }
-        guard count > 0 else { return true }
+        let result = bytes.withUnsafeMutableBytes { buffer in
+            Result { () throws(SystemCallError) in try Posix.readOnce(FileDescriptor(rawValue: wakeRead), into: buffer) }
+        }
+        guard let count = try? result.get(), count > 0 else { return true }
         var resized = false
         for byte in bytes[0..<count] {
             let signal = Int32(byte)
             switch signal {
             case Int32(Self.stopByte):
                 return false
-            case SIGINT, SIGTERM, SIGHUP:
+            case SignalNumber.interrupt, SignalNumber.terminate, SignalNumber.hangUp:
                 terminal?.restore()
                 continuation.yield(.interrupted(signal))
                 return false
-            case SIGTSTP:
+            case SignalNumber.terminalStop:
                 stopProcess(group: false)
-            case SIGCONT:
+            case SignalNumber.continue:
                 let continues = TerminalSignals.continues.load(ordering: .acquiring)
                 if continues != answeredContinues {
                     answeredContinues = continues
                     terminal?.resume()
                     continuation.yield(.resumed)
                 }
-            case SIGWINCH:
+            case SignalNumber.windowChange:
                 resized = true
             default:
                 break
@@ -294,7 +292,7 @@ private final class EventReader: @unchecked Sendable {
             if key == .controlZ && suspendsOnControlZ {
                 // The group stops only when it is the terminal's foreground group, the one the
                 // terminal driver would have stopped.
-                stopProcess(group: tcgetpgrp(input) == getpgrp())
+                stopProcess(group: Posix.isForegroundProcessGroup(of: FileDescriptor(rawValue: input)))
             } else {
                 continuation.yield(.key(key))
             }
@@ -310,16 +308,13 @@ private final class EventReader: @unchecked Sendable {
     private func stopProcess(group: Bool) {
         let continuesBefore = TerminalSignals.continues.load(ordering: .acquiring)
         terminal?.suspend()
-        var defaultAction = sigaction()
-        var ours = sigaction()
-        sigemptyset(&defaultAction.sa_mask)
-        sigaction(SIGTSTP, &defaultAction, &ours)  // a zeroed handler is SIG_DFL
+        let ours = try? Posix.setAction(SignalAction(), for: SignalNumber.terminalStop)  // the default action
         if group {
-            kill(0, SIGTSTP)  // delivered to this thread before kill returns: we stop here too
+            Posix.signalProcessGroup(SignalNumber.terminalStop)  // delivered to this thread before kill returns: we stop here too
         } else {
-            raise(SIGTSTP)  // the whole process stops here until SIGCONT
+            Posix.raise(SignalNumber.terminalStop)  // the whole process stops here until SIGCONT
         }
-        sigaction(SIGTSTP, &ours, nil)
+        if let ours { _ = try? Posix.setAction(ours, for: SignalNumber.terminalStop) }
         // The SIGCONT that continued us is answered here, whether its handler ran already or
         // runs later. (Were the stop discarded — an orphaned process group — no SIGCONT comes,
         // and the next foreign one goes unanswered once.)
@@ -337,10 +332,4 @@ private final class EventReader: @unchecked Sendable {
         }
         continuation.finish()
     }
-}
-
-private func runEventReader(_ context: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
-    guard let context else { return nil }
-    Unmanaged<EventReader>.fromOpaque(context).takeRetainedValue().run()
-    return nil
 }

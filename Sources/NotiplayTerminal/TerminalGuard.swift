@@ -1,4 +1,3 @@
-@preconcurrency internal import Glibc  // termios: the settings saved, changed and restored
 import NotiplayCore
 import NotiplaySystem
 import Synchronization
@@ -78,7 +77,7 @@ public final class TerminalGuard: Sendable {
         var suspended = false
         var input: Int32 = -1
         var output: Int32 = -1
-        var raw = termios()
+        var raw = TerminalSettings()
         var handled: [Int32] = []
     }
 
@@ -138,8 +137,12 @@ public final class TerminalGuard: Sendable {
         try state.withLock { (state: inout State) throws(TerminalError) in
             if state.entered { return }
             guard Posix.isTerminal(FileDescriptor(rawValue: input)) else { throw .notATerminal(fd: input) }
-            var saved = termios()
-            guard tcgetattr(input, &saved) == 0 else { throw .systemCall("tcgetattr", errno: Posix.lastError.rawValue) }
+            let saved: TerminalSettings
+            do throws(SystemCallError) {
+                saved = try Posix.terminalSettings(of: FileDescriptor(rawValue: input))
+            } catch {
+                throw .systemCall(error.call, errno: error.errno.rawValue)
+            }
             guard !TerminalSignals.claimed.exchange(true, ordering: .acquiringAndReleasing) else {
                 throw .alreadyInUse
             }
@@ -153,13 +156,14 @@ public final class TerminalGuard: Sendable {
                 + TerminalSignals.install(TerminalSignals.fatal, keepIgnored: false)
             // From here a signal restores what follows.
             TerminalSignals.armed.store(true, ordering: .releasing)
-            var raw = Self.rawSettings(from: saved)
-            guard tcsetattr(input, TCSADRAIN, &raw) == 0 else {
-                let code = Posix.lastError.rawValue
+            let raw = saved.raw()
+            do throws(SystemCallError) {
+                try Posix.setTerminalSettings(raw, of: FileDescriptor(rawValue: input), when: .afterOutput)
+            } catch {
                 TerminalSignals.armed.store(false, ordering: .releasing)
                 TerminalSignals.uninstall(handled)
                 TerminalSignals.claimed.store(false, ordering: .releasing)
-                throw .systemCall("tcsetattr", errno: code)
+                throw .systemCall(error.call, errno: error.errno.rawValue)
             }
             TerminalSignals.writeRaw(output, enterSequence)
             state = State(entered: true, input: input, output: output, raw: raw, handled: handled)
@@ -198,23 +202,9 @@ public final class TerminalGuard: Sendable {
         state.withLock { state in
             guard state.entered else { return }
             TerminalSignals.armed.store(true, ordering: .releasing)
-            _ = tcsetattr(state.input, TCSADRAIN, &state.raw)
+            _ = try? Posix.setTerminalSettings(state.raw, of: FileDescriptor(rawValue: state.input), when: .afterOutput)
             TerminalSignals.writeRaw(state.output, enterSequence)
             state.suspended = false
         }
-    }
-
-    /// `saved` in raw mode: input byte by byte (VMIN 1, VTIME 0), no echo, no line editing, no
-    /// signal keys, no flow control, no CR-to-NL translation, 8-bit characters; output
-    /// processing (`OPOST`, `ONLCR`) kept on.
-    static func rawSettings(from saved: termios) -> termios {
-        var raw = saved
-        cfmakeraw(&raw)
-        raw.c_oflag |= tcflag_t(OPOST | ONLCR)
-        withUnsafeMutableBytes(of: &raw.c_cc) { bytes in
-            bytes[Int(VMIN)] = 1
-            bytes[Int(VTIME)] = 0
-        }
-        return raw
     }
 }

@@ -1,5 +1,6 @@
-@preconcurrency internal import Glibc  // the handlers must be async-signal-safe: raw write, sigaction, errno saved
+import NotiplaySystem
 import Synchronization
+import SystemPackage
 
 /// The process-wide state that signal handlers, the `atexit` hook, ``TerminalGuard`` and
 /// ``TerminalEvents`` share. A process has one terminal, so there is one of each.
@@ -7,7 +8,8 @@ import Synchronization
 /// A handler may only call async-signal-safe functions. Everything the handler reads is set up
 /// before the handler is installed: atomics, a `termios` copy in memory that is never freed,
 /// and the escape sequences as static strings in the binary. The handler itself calls only
-/// `write`, `tcsetattr`, `sigaction`/`signal` and `raise`.
+/// `write`, `tcsetattr`, `sigaction`/`signal` and `raise` (through `Posix`'s async-signal-safe
+/// wrappers).
 enum TerminalSignals {
     /// What ``TerminalGuard`` writes when it takes the terminal: the alternate screen, the cursor
     /// hidden.
@@ -27,15 +29,18 @@ enum TerminalSignals {
 
     /// Signals that end the process by default: the guard restores the terminal, then the
     /// signal ends the process (or, while ``TerminalEvents`` runs, becomes an event).
-    static let terminating: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+    static let terminating: [Int32] = [SignalNumber.interrupt, SignalNumber.terminate, SignalNumber.hangUp]
 
     /// Crashes and other signals that end the process with a core: the terminal is restored and
     /// the signal goes on to whatever handled it before (the Swift runtime's backtracer, or the
     /// default action).
-    static let fatal: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGQUIT]
+    static let fatal: [Int32] = [
+        SignalNumber.segmentationFault, SignalNumber.busError, SignalNumber.illegalInstruction,
+        SignalNumber.arithmeticError, SignalNumber.abort, SignalNumber.trap, SignalNumber.quit,
+    ]
 
     /// Signals ``TerminalEvents`` turns into events.
-    static let eventSignals: [Int32] = [SIGWINCH, SIGTSTP, SIGCONT]
+    static let eventSignals: [Int32] = [SignalNumber.windowChange, SignalNumber.terminalStop, SignalNumber.continue]
 
     /// A guard has the terminal (entered and not yet restored for good).
     static let claimed = Atomic<Bool>(false)
@@ -57,16 +62,16 @@ enum TerminalSignals {
     static let exitHookRegistered = Atomic<Bool>(false)
 
     /// The settings to restore; written only while no restore can run (not ``armed``).
-    nonisolated(unsafe) static let savedSettings: UnsafeMutablePointer<termios> = {
-        let pointer = UnsafeMutablePointer<termios>.allocate(capacity: 1)
-        pointer.initialize(to: termios())
+    nonisolated(unsafe) static let savedSettings: UnsafeMutablePointer<TerminalSettings> = {
+        let pointer = UnsafeMutablePointer<TerminalSettings>.allocate(capacity: 1)
+        pointer.initialize(to: TerminalSettings())
         return pointer
     }()
 
     /// The signal actions found before ours, indexed by signal number.
-    nonisolated(unsafe) static let previousActions: UnsafeMutablePointer<sigaction> = {
-        let pointer = UnsafeMutablePointer<sigaction>.allocate(capacity: Int(signalCount))
-        pointer.initialize(repeating: sigaction(), count: Int(signalCount))
+    nonisolated(unsafe) static let previousActions: UnsafeMutablePointer<SignalAction> = {
+        let pointer = UnsafeMutablePointer<SignalAction>.allocate(capacity: Int(signalCount))
+        pointer.initialize(repeating: SignalAction(), count: Int(signalCount))
         return pointer
     }()
 
@@ -91,30 +96,20 @@ enum TerminalSignals {
     /// Returns the signals now handled.
     static func install(_ signals: [Int32], keepIgnored: Bool) -> [Int32] {
         prepare()
-        var action = sigaction()
-        action.__sigaction_handler.sa_handler = terminalSignalHandler
-        sigemptyset(&action.sa_mask)
-        for signal in terminating + fatal + eventSignals { sigaddset(&action.sa_mask, signal) }
-        action.sa_flags = SA_RESTART | SA_ONSTACK
+        let action = SignalAction(handler: terminalSignalHandler, blocking: terminating + fatal + eventSignals)
         var installed: [Int32] = []
         for signal in signals {
-            var previous = sigaction()
-            guard sigaction(signal, nil, &previous) == 0 else { continue }
-            if keepIgnored && isIgnored(previous) { continue }
+            guard let previous = Posix.action(for: signal) else { continue }
+            if keepIgnored && previous.isIgnored { continue }
             previousActions[Int(signal)] = previous
-            if sigaction(signal, &action, nil) == 0 { installed.append(signal) }
+            if (try? Posix.setAction(action, for: signal)) != nil { installed.append(signal) }
         }
         return installed
     }
 
     /// Puts back the actions found by ``install(_:keepIgnored:)``.
     static func uninstall(_ signals: [Int32]) {
-        for signal in signals { sigaction(signal, previousActions + Int(signal), nil) }
-    }
-
-    private static func isIgnored(_ action: sigaction) -> Bool {
-        let handler = unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self)
-        return action.sa_flags & SA_SIGINFO == 0 && handler == 1  // SIG_IGN
+        for signal in signals { _ = try? Posix.setAction(previousActions[Int(signal)], for: signal) }
     }
 
     /// Writes the leave sequence and puts the saved settings back, if the terminal owes a
@@ -123,30 +118,21 @@ enum TerminalSignals {
         guard armed.exchange(false, ordering: .acquiringAndReleasing) else { return }
         let mouse = mouseReporting.load(ordering: .acquiring)
         writeRaw(outputDescriptor.load(ordering: .acquiring), mouse ? leaveSequenceWithMouse : leaveSequence)
-        _ = tcsetattr(inputDescriptor.load(ordering: .acquiring), TCSAFLUSH, savedSettings)
+        _ = try? Posix.setTerminalSettings(
+            savedSettings.pointee, of: FileDescriptor(rawValue: inputDescriptor.load(ordering: .acquiring)),
+            when: .discardingInput)
     }
 
     /// Writes `text`, retrying short writes and EINTR. Async-signal-safe.
     static func writeRaw(_ fd: Int32, _ text: StaticString) {
-        var pointer = text.utf8Start
-        var left = text.utf8CodeUnitCount
-        while left > 0 {
-            let written = write(fd, pointer, left)
-            if written > 0 {
-                pointer += written
-                left -= written
-            } else if written < 0 && errno == EINTR {
-                continue
-            } else {
-                return
-            }
-        }
+        let bytes = UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
+        Posix.writeFromSignalHandler(FileDescriptor(rawValue: fd), bytes)
     }
 
     /// Registers the `atexit` hook once.
     static func registerExitHook() {
         guard !exitHookRegistered.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        atexit(terminalExitHook)
+        Posix.atExit(terminalExitHook)
     }
 }
 
@@ -158,30 +144,32 @@ private func terminalExitHook() {
 /// The one handler for every signal the terminal code catches. Runs on any thread, at any
 /// moment: only async-signal-safe calls below.
 private func terminalSignalHandler(_ signal: Int32) {
-    let savedErrno = errno
-    defer { errno = savedErrno }
-    if signal == SIGCONT { TerminalSignals.continues.add(1, ordering: .relaxed) }
-    let isFatal = signal != SIGINT && signal != SIGTERM && signal != SIGHUP
-        && signal != SIGWINCH && signal != SIGTSTP && signal != SIGCONT
+    Posix.preservingLastError { handleTerminalSignal(signal) }
+}
+
+private func handleTerminalSignal(_ signal: Int32) {
+    if signal == SignalNumber.continue { TerminalSignals.continues.add(1, ordering: .relaxed) }
+    let isFatal = signal != SignalNumber.interrupt && signal != SignalNumber.terminate && signal != SignalNumber.hangUp
+        && signal != SignalNumber.windowChange && signal != SignalNumber.terminalStop && signal != SignalNumber.continue
     if !isFatal {
         let wake = TerminalSignals.wakeDescriptor.load(ordering: .acquiring)
         if wake >= 0 {
             // The event thread does the rest; a full pipe means a wake-up is pending anyway.
             var byte = UInt8(truncatingIfNeeded: signal)
-            _ = write(wake, &byte, 1)
+            withUnsafeBytes(of: &byte) { _ = Posix.writeFromSignalHandler(FileDescriptor(rawValue: wake), $0) }
             return
         }
         // No event thread: window changes and continues have no one to tell.
-        if signal == SIGWINCH || signal == SIGCONT { return }
+        if signal == SignalNumber.windowChange || signal == SignalNumber.continue { return }
     }
     TerminalSignals.restoreNow()
     if isFatal {
         // On to the handler found before (the backtracer, or the default action).
-        sigaction(signal, TerminalSignals.previousActions + Int(signal), nil)
+        _ = try? Posix.setAction(TerminalSignals.previousActions[Int(signal)], for: signal)
     } else {
         // SIGINT, SIGTERM, SIGHUP end the process, SIGTSTP stops it, with the default action.
         // While this handler runs the signal is blocked: it is delivered when the handler returns.
-        Glibc.signal(signal, SIG_DFL)
+        Posix.setDisposition(.systemDefault, for: signal)
     }
-    raise(signal)
+    Posix.raise(signal)
 }

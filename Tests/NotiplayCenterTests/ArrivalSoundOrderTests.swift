@@ -1,6 +1,7 @@
 import NotiplayCenter
 import NotiplayCore
 import NotiplayPlayback
+import NotiplayTestSupport
 import Testing
 
 /// The player against an engine whose events the test sends: the orders of events that a real
@@ -12,7 +13,7 @@ struct ArrivalSoundOrderTests {
 
     init() throws { folders = try ArrivalSoundFolders() }
 
-    func player(_ engine: ArrivalSoundFakeEngine) -> (ArrivalSoundPlayer, ArrivalSoundEvents) {
+    func player(_ engine: FakeEngine) -> (ArrivalSoundPlayer, ArrivalSoundEvents) {
         let player = ArrivalSoundPlayer(engine: engine, resolver: folders.resolver())
         let events = ArrivalSoundEvents()
         player.onEvent = { events.record($0) }
@@ -25,7 +26,8 @@ struct ArrivalSoundOrderTests {
 
     @Test("An end the engine reports before its load returned is kept: played, then ended")
     func endBeforeLoadReturns() async throws {
-        let engine = ArrivalSoundFakeEngine(beforeLoadReturns: { _ in [.started(position: 0), .ended(.endOfFile)] })
+        let engine = FakeEngine(tracksCurrentFile: true)
+        engine.sendWhileLoading([PlaybackEvent(item: nil, .started(position: 0)), PlaybackEvent(item: nil, .ended(.endOfFile))])
         let (player, events) = player(engine)
         player.arrive(identifier: "a", app: "App", sound: .default, level: .active, focus: false)
         #expect(await events.end(of: "a") == .endOfFile)
@@ -37,7 +39,7 @@ struct ArrivalSoundOrderTests {
 
     @Test("Media starting stops a loaded sound once; the engine's own end of it is not reported again")
     func stoppedOnce() async throws {
-        let engine = ArrivalSoundFakeEngine()
+        let engine = FakeEngine(tracksCurrentFile: true)
         var commands = engine.commands.makeAsyncIterator()
         let (player, events) = player(engine)
         player.arrive(identifier: "a", app: "App", sound: .default, level: .active, focus: false)
@@ -62,7 +64,7 @@ struct ArrivalSoundOrderTests {
 
     @Test("A sound replaced after its load: the replaced one ends once, stopped; the engine's end of it is ignored")
     func replacedAfterLoad() async throws {
-        let engine = ArrivalSoundFakeEngine()
+        let engine = FakeEngine(tracksCurrentFile: true)
         var commands = engine.commands.makeAsyncIterator()
         let (player, events) = player(engine)
         player.arrive(identifier: "a", app: "App", sound: .default, level: .active, focus: false)

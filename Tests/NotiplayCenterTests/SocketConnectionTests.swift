@@ -2,6 +2,7 @@
 import SystemPackage  // FileDescriptor, which NotiplayCenter builds on (a dependency of it, not declared for the tests)
 import Testing
 import NotiplayCenterClient
+import NotiplaySystem  // Posix.PollEvents, what a connection waits for
 
 /// The deadlines a connection gives the poll loop: none unless it is mid-frame (or closing with
 /// output unread), so that silent connections cost no wake-ups.

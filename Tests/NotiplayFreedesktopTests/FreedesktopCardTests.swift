@@ -10,29 +10,6 @@ import NotiplayViews
 import Synchronization
 import Testing
 
-/// An engine that plays nothing: the card's tests never press the media button (it starts on ▶),
-/// so no command reaches it, and none of its streams ever yields.
-final class SilentEngine: PlaybackEngine {
-    private let continuations = Mutex<[AsyncStream<PlaybackEvent>.Continuation]>([])
-
-    func events() -> AsyncStream<PlaybackEvent> {
-        let (stream, continuation) = AsyncStream<PlaybackEvent>.makeStream()
-        continuations.withLock { $0.append(continuation) }
-        return stream
-    }
-
-    func load(_ file: AudioFile, options: PlaybackOptions) async throws -> PlaybackItemID { PlaybackItemID(1) }
-    func play() async throws {}
-    func pause() async throws {}
-    func seek(to seconds: Double) async throws {}
-    func setVolume(_ volume: Double) async throws {}
-    func stop() async throws {}
-    func position() async -> Double? { nil }
-    func shutdown() async {
-        for continuation in continuations.withLock({ $0 }) { continuation.finish() }
-    }
-}
-
 /// The card of a freedesktop notification no app claims: real `Notify` calls mapped, stored as
 /// the center stores them, presented for ``FreedesktopApp`` by the runtime, and the card's cells
 /// looked at.
@@ -66,7 +43,7 @@ struct FreedesktopCardTests {
         FreedesktopApp.register(in: &types)
         var app = FreedesktopApp.definition
         app.categories = categories
-        return PresentationSession(app: app, registry: FreedesktopApp.registry, types: types, engine: SilentEngine())
+        return PresentationSession(app: app, registry: FreedesktopApp.registry, types: types, engine: FakeEngine())
     }
 
     /// `notify` mapped, presented, and its card drawn `width` columns wide.
@@ -270,7 +247,7 @@ struct FreedesktopCardTests {
         let folder = try TestMedia.scratch().appendingPathComponent("store").path
         var types = ExtensionTypes()
         FreedesktopApp.register(in: &types)
-        let engine = SilentEngine()
+        let engine = FakeEngine()
         let service = CenterService(
             store: try CenterStore.open(folder: folder),
             apps: [CenterService.App(definition: .standard, registry: .empty), FreedesktopApp.app()],

@@ -1,5 +1,7 @@
 @testable import NotiplayPlayback
+import NotiplaySystem
 import Synchronization
+import SystemPackage
 
 #if canImport(Glibc)
 @preconcurrency import Glibc
@@ -59,7 +61,7 @@ final class VirtualPacingClock: PacingClock, @unchecked Sendable {
     /// The virtual time, in seconds.
     var seconds: Double { Double(now()) / 1e9 }
 
-    func wait(_ fds: inout [pollfd], until deadline: Int64?, turnBegan: Int64) {
+    func wait(_ fds: inout [Posix.PollEntry], until deadline: Int64?, turnBegan: Int64) {
         let ready: [Watcher]? = state.withLock { s in
             // The clock moved during the turn, or the deadline has come: take another turn.
             guard s.now == turnBegan, deadline.map({ $0 > s.now }) ?? true else { return nil }
@@ -68,14 +70,14 @@ final class VirtualPacingClock: PacingClock, @unchecked Sendable {
         }
         guard let ready else { return }
         for watcher in ready { watcher.continuation.resume(returning: true) }
-        var all = fds + [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
-        _ = poll(&all, nfds_t(all.count), -1)
+        var all = fds + [Posix.PollEntry(file: FileDescriptor(rawValue: wakeRead), events: .readable)]
+        _ = try? Posix.poll(&all, timeout: nil)
         state.withLock { $0.waiting = nil }
-        if all[all.count - 1].revents != 0 {
+        if !all[all.count - 1].found.isEmpty {
             var buffer = (UInt64(0), UInt64(0))
             _ = withUnsafeMutableBytes(of: &buffer) { read(wakeRead, $0.baseAddress, $0.count) }
         }
-        for i in fds.indices { fds[i].revents = all[i].revents }
+        for i in fds.indices { fds[i].found = all[i].found }
     }
 
     /// Moves the clock on by `seconds` (more than zero) and wakes the reader.

@@ -6,62 +6,6 @@ import NotiplayTestSupport
 import Synchronization
 import Testing
 
-/// An engine the test steers: it counts what it is asked, sends the events the test gives, and
-/// while loading sends first what `whileLoading` says (another file's events among them) and then
-/// `loaded` and `started` of the new file. For the runtime's unit tests only.
-final class SteeredEngine: PlaybackEngine, @unchecked Sendable {
-    private struct State {
-        var continuations: [AsyncStream<PlaybackEvent>.Continuation] = []
-        var item: Int64 = 0
-        var loads = 0
-        var whileLoading: [PlaybackEvent] = []
-    }
-
-    private let state = Mutex(State())
-
-    /// How many files were loaded.
-    var loads: Int { state.withLock { $0.loads } }
-    /// The id of the file loaded last.
-    var item: PlaybackItemID { PlaybackItemID(state.withLock { $0.item }) }
-
-    /// Events sent during each `load`, before those of the file loaded.
-    func sendWhileLoading(_ events: [PlaybackEvent]) {
-        state.withLock { $0.whileLoading = events }
-    }
-
-    func events() -> AsyncStream<PlaybackEvent> {
-        let (stream, continuation) = AsyncStream<PlaybackEvent>.makeStream()
-        state.withLock { $0.continuations.append(continuation) }
-        return stream
-    }
-
-    /// Sends `kind` for the file `item`.
-    func send(_ kind: PlaybackEvent.Kind, item: PlaybackItemID) {
-        let continuations = state.withLock { $0.continuations }
-        for c in continuations { c.yield(PlaybackEvent(item: item, kind)) }
-    }
-
-    func load(_ file: AudioFile, options: PlaybackOptions) async throws -> PlaybackItemID {
-        let (item, early) = state.withLock { s in
-            s.item += 1
-            s.loads += 1
-            return (PlaybackItemID(s.item), s.whileLoading)
-        }
-        for event in early { send(event.kind, item: event.item ?? item) }
-        send(.loaded(duration: 2), item: item)
-        send(.started(position: 0), item: item)
-        return item
-    }
-
-    func play() async throws { send(.started(position: 0.5), item: item) }
-    func pause() async throws { send(.paused(position: 0.5), item: item) }
-    func seek(to seconds: Double) async throws {}
-    func setVolume(_ volume: Double) async throws {}
-    func stop() async throws { send(.ended(.stopped), item: item) }
-    func position() async -> Double? { 0.5 }
-    func shutdown() async {}
-}
-
 /// Makes a ``MediaPlayer`` for its first audio attachment in `didReceive(_:)` and counts what the
 /// player reports; removes its notification from the delivered ones when an action is chosen.
 class LeasePlayerExtension: TerminalViewController, UNNotificationContentExtension
@@ -126,7 +70,7 @@ final class Messages {
 @MainActor
 @Suite("The engine lease: what a MediaPlayer plays through, and which events reach it", .serialized, .timeLimit(.minutes(1)))
 struct EngineLeaseTests {
-    let engine = SteeredEngine()
+    let engine = FakeEngine.scripted()
 
     func session() throws -> PresentationSession {
         var types = ExtensionTypes()

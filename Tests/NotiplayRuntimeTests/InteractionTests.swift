@@ -59,7 +59,7 @@ enum ButtonsBundle {
 @MainActor
 @Suite("Interaction: Tab, Enter and clicks; the extension's buttons only when its Info.plist says so", .timeLimit(.minutes(1)))
 struct InteractionTests {
-    let engine = ScriptedEngine()
+    let engine = FakeEngine.scripted()
 
     static let category = UNNotificationCategory(
         identifier: "test",

@@ -83,7 +83,7 @@ final class OpeningExtension: TerminalViewController, UNNotificationContentExten
 @MainActor
 @Suite("Porting: one protocol with Apple's defaults, the view's life, points and colours")
 struct PortingFidelityTests {
-    let engine = ScriptedEngine()
+    let engine = FakeEngine.scripted()
 
     func session(_ typeName: String, ratio: Double = 0.5) throws -> PresentationSession {
         var types = ExtensionTypes()

@@ -69,47 +69,10 @@ final class PlainExtension: TerminalViewController, UNNotificationContentExtensi
     }
 }
 
-/// A scripted engine: events follow commands at once. For the runtime's unit tests only; the
-/// product and the end-to-end tests use libmpv.
-final class ScriptedEngine: PlaybackEngine, @unchecked Sendable {
-    private let state = Mutex<(continuations: [AsyncStream<PlaybackEvent>.Continuation], item: Int64)>(([], 0))
-
-    func events() -> AsyncStream<PlaybackEvent> {
-        let (stream, continuation) = AsyncStream<PlaybackEvent>.makeStream()
-        state.withLock { $0.continuations.append(continuation) }
-        return stream
-    }
-
-    private func send(_ kind: PlaybackEvent.Kind) {
-        let (continuations, item) = state.withLock { ($0.continuations, $0.item) }
-        for c in continuations { c.yield(PlaybackEvent(item: PlaybackItemID(item), kind)) }
-    }
-
-    func load(_ file: AudioFile, options: PlaybackOptions) async throws -> PlaybackItemID {
-        let item = state.withLock { s in
-            s.item += 1
-            return s.item
-        }
-        send(.loaded(duration: 2))
-        send(.started(position: 0))
-        return PlaybackItemID(item)
-    }
-
-    func play() async throws { send(.started(position: 0.5)) }
-    func pause() async throws { send(.paused(position: 0.5)) }
-    func seek(to seconds: Double) async throws {}
-    func setVolume(_ volume: Double) async throws {}
-    func stop() async throws { send(.ended(.stopped)) }
-    func position() async -> Double? { 0.5 }
-    func shutdown() async {}
-    /// The audio reaches its end.
-    func finish() { send(.ended(.endOfFile)) }
-}
-
 @MainActor
 @Suite("The presentation session: buttons, responses, threads", .serialized, .timeLimit(.minutes(1)))
 struct PresentationSessionTests {
-    let engine = ScriptedEngine()
+    let engine = FakeEngine.scripted()
 
     func session(
         extensionType: String, categories: [UNNotificationCategory] = [], limit: Duration = .seconds(5),

@@ -37,7 +37,7 @@ final class ForwardingExtension: TerminalViewController, UNNotificationContentEx
 @MainActor
 @Suite("Responses: the async variant, and the app's command for forwarded actions", .serialized, .timeLimit(.minutes(1)))
 struct ResponseVariantsTests {
-    let engine = ScriptedEngine()
+    let engine = FakeEngine.scripted()
 
     func session(
         _ typeName: String, command: [String]? = nil, limit: Duration = .seconds(5), commandLimit: Duration = .seconds(10),

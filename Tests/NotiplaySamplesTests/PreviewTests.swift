@@ -204,7 +204,7 @@ struct PreviewMeterTests {
     /// louder and louder, as a finite level and a bar that is not empty.
     @Test("Positions reported only in the ringtone's gaps: a finite level and a bar at each, climbing")
     func reportsInTheGaps() async throws {
-        let engine = DrivenEngine(duration: 3)
+        let engine = FakeEngine(.driven(duration: 3))
         try await SampleCard.run("Preview", output: .driven(engine)) { card in
             let controller = try #require(try await card.present("preview.apns") as? PreviewViewController)
             let mark = card.mark

@@ -44,7 +44,7 @@ final class SampleCard {
         /// Captured to a WAV file, as fast as it decodes.
         case capture
         /// No audio: positions come when the test reports them to this engine.
-        case driven(DrivenEngine)
+        case driven(FakeEngine)
     }
 
     let name: String

@@ -2,21 +2,8 @@ import NotiplayCore
 import Foundation
 import Notiplay
 import NotiplayPlayback
+import NotiplayTestSupport
 import NotiplayViews
-
-/// An engine that never plays: for cards whose extension does not play (``ClickableExtension``
-/// reports playing when asked, as the runtime's unit tests' extensions do).
-final class SilentEngine: PlaybackEngine {
-    func events() -> AsyncStream<PlaybackEvent> { AsyncStream { $0.finish() } }
-    func load(_ file: AudioFile, options: PlaybackOptions) async throws -> PlaybackItemID { PlaybackItemID(1) }
-    func play() async throws {}
-    func pause() async throws {}
-    func seek(to seconds: Double) async throws {}
-    func stop() async throws {}
-    func setVolume(_ volume: Double) async throws {}
-    func position() async -> Double? { nil }
-    func shutdown() async {}
-}
 
 /// An extension with a media button at the start of its view and two buttons of its own, which
 /// record their titles.
@@ -58,7 +45,7 @@ func clickableSession(interaction: Bool) throws -> (PresentationSession, Clickab
         userInteractionEnabled: interaction, warnings: [])
     let category = UNNotificationCategory(identifier: "test", actions: [UNNotificationAction(identifier: "later", title: "Later")], options: [])
     let app = AppDefinition(name: "Clickable", categories: [category], extensionsDirectory: nil, forwardedActions: .printOnly)
-    let session = PresentationSession(app: app, registry: try ExtensionRegistry([manifest]), types: types, engine: SilentEngine())
+    let session = PresentationSession(app: app, registry: try ExtensionRegistry([manifest]), types: types, engine: FakeEngine())
     let content = UNMutableNotificationContent()
     content.categoryIdentifier = "test"
     try session.present(UNNotification(request: UNNotificationRequest(identifier: "n1", content: content, trigger: nil), date: Date()))

@@ -51,7 +51,7 @@ public final class CenterSocketServer: Sendable {
             activity: (@Sendable (Activity) -> Void)? = nil
         ) {
             self.partialFrameTimeout = partialFrameTimeout
-            self.userID = userID ?? UnixSocket.effectiveUserID
+            self.userID = userID ?? Posix.effectiveUserID
             self.activity = activity
         }
     }
@@ -133,24 +133,24 @@ public final class CenterSocketServer: Sendable {
     ///   when the path cannot be used.
     public init(path: String, configuration: Configuration = Configuration(), handler: @escaping Handler) throws(CenterSocketError) {
         self.path = path
-        try SocketPlace.prepare(path, owner: UnixSocket.effectiveUserID)
+        try SocketPlace.prepare(path, owner: Posix.effectiveUserID)
         let listener: FileDescriptor
         let identity: SocketPlace.Identity
         do {
-            listener = try UnixSocket.stream(nonBlocking: true)
+            listener = try Posix.unixStreamSocket(nonBlocking: true)
         } catch {
             throw CenterSocketError(error, path: path)
         }
         do throws(CenterSocketError) {
             do {
-                try UnixSocket.bind(listener, to: path)
+                try Posix.bind(listener, toPath: path)
             } catch where error.errno == .addressInUse {
                 throw CenterSocketError.alreadyRunning(path: path)  // another server bound it just now
             } catch {
                 throw CenterSocketError(error, path: path)
             }
             identity = try SocketPlace.finishBinding(path)
-            do { try UnixSocket.listen(listener) } catch { throw CenterSocketError(error, path: path) }
+            do { try Posix.listen(listener) } catch { throw CenterSocketError(error, path: path) }
         } catch {
             Posix.close(listener)
             throw error

@@ -43,8 +43,8 @@ final class ServerConnection {
     }
 
     /// What to poll the socket for.
-    var interest: UnixSocket.PollEvents {
-        var events: UnixSocket.PollEvents = []
+    var interest: Posix.PollEvents {
+        var events: Posix.PollEvents = []
         if wantsInput { events.insert(.readable) }
         if !output.isEmpty { events.insert(.writable) }
         return events
@@ -114,7 +114,7 @@ struct OutputQueue {
     mutating func write(to socket: FileDescriptor) throws(SystemCallError) {
         while sent < bytes.count {
             let result = bytes.withUnsafeBytes { all in
-                Result { () throws(SystemCallError) in try UnixSocket.send(socket, UnsafeRawBufferPointer(rebasing: all[sent...])) }
+                Result { () throws(SystemCallError) in try Posix.send(socket, UnsafeRawBufferPointer(rebasing: all[sent...])) }
             }
             guard let count = try result.get() else { break }
             sent += count

@@ -32,7 +32,7 @@ final class ServerLoop {
 
     /// Serves until asked to stop, then closes everything and removes the socket file.
     func run() {
-        var entries: [UnixSocket.PollEntry] = []
+        var entries: [Posix.PollEntry] = []
         var order: [CenterConnectionID] = []
         while true {
             let now = ContinuousClock.now
@@ -50,7 +50,7 @@ final class ServerLoop {
                 }
             }
             do {
-                try UnixSocket.poll(&entries, timeout: deadline.map { max($0 - now, .zero) })
+                try Posix.poll(&entries, timeout: deadline.map { max($0 - now, .zero) })
             } catch {
                 core.report(.failed(call: error.call, errno: error.errno))
                 break  // only a bad argument or no memory: nothing to wait for that would mend it
@@ -78,7 +78,7 @@ final class ServerLoop {
         while true {
             let socket: FileDescriptor
             do {
-                guard let accepted = try UnixSocket.accept(listener) else { return }
+                guard let accepted = try Posix.accept(listener) else { return }
                 socket = accepted
             } catch {
                 core.report(.failed(call: error.call, errno: error.errno))
@@ -91,7 +91,8 @@ final class ServerLoop {
             }
             let credentials: PeerCredentials
             do {
-                credentials = try UnixSocket.peerCredentials(socket)
+                let peer = try Posix.peerCredentials(socket)
+                credentials = PeerCredentials(pid: peer.processID, uid: peer.userID, gid: peer.groupID)
             } catch {
                 core.report(.failed(call: error.call, errno: error.errno))
                 Posix.close(socket)
@@ -100,7 +101,7 @@ final class ServerLoop {
             if let reason = core.policy.refusal(of: credentials) {
                 // Best effort, one try: the socket's buffer is empty, the frame is small.
                 let frame = ServerCore.frame(.failure(CenterFailure(.permissionDenied, reason)), to: nil)
-                _ = try? frame.withUnsafeBytes { bytes throws(SystemCallError) in try UnixSocket.send(socket, bytes) }
+                _ = try? frame.withUnsafeBytes { bytes throws(SystemCallError) in try Posix.send(socket, bytes) }
                 Posix.close(socket)
                 core.report(.refused(credentials, reason: reason))
                 continue
@@ -115,7 +116,7 @@ final class ServerLoop {
     // MARK: Connections
 
     /// Reads, writes or notices the end of a connection poll found ready.
-    private func service(_ connection: ServerConnection, found: UnixSocket.PollEvents) {
+    private func service(_ connection: ServerConnection, found: Posix.PollEvents) {
         if found.contains(.invalid) { return close(connection, .failed("the socket is not open")) }
         if !found.isDisjoint(with: [.readable, .hangUp, .error]) {
             if connection.wantsInput {
@@ -135,7 +136,7 @@ final class ServerLoop {
             let received: Int?
             do {
                 received = try readBuffer.withUnsafeMutableBytes { buffer throws(SystemCallError) in
-                    try UnixSocket.receive(connection.socket, into: buffer)
+                    try Posix.receive(connection.socket, into: buffer)
                 }
             } catch {
                 return close(connection, connection.reader.isMidFrame ? .vanishedMidFrame : .peerClosed)

@@ -1,5 +1,5 @@
 // Hand-written, not a resource: SwiftPM resources need Foundation's Bundle, and these few lines replace a 35 KB binary file.
-internal import Glibc  // sin and exp
+import Foundation  // sin and exp
 package import NotiplayCore
 import NotiplaySystem
 import SystemPackage

@@ -53,15 +53,15 @@ public final class CenterClient: Sendable {
     ///   ``CenterSocketError/pathTooLong(path:limit:)`` or
     ///   ``CenterSocketError/system(call:errno:path:)`` otherwise.
     public static func connect(to path: String, timeout: Duration = .seconds(5)) throws(CenterSocketError) -> CenterClient {
-        guard path.utf8.count <= UnixSocket.maximumPathLength else {
-            throw .pathTooLong(path: path, limit: UnixSocket.maximumPathLength)
+        guard path.utf8.count <= Posix.maximumSocketPathLength else {
+            throw .pathTooLong(path: path, limit: Posix.maximumSocketPathLength)
         }
         let socket: FileDescriptor
-        do { socket = try UnixSocket.stream(nonBlocking: false) } catch { throw CenterSocketError(error, path: path) }
+        do { socket = try Posix.unixStreamSocket(nonBlocking: false) } catch { throw CenterSocketError(error, path: path) }
         do {
-            try UnixSocket.setSendTimeout(socket, timeout)
-            try UnixSocket.connect(socket, to: path)
-            try UnixSocket.setNonBlocking(socket)
+            try Posix.setSendTimeout(socket, timeout)
+            try Posix.connect(socket, toPath: path)
+            try Posix.setNonBlocking(socket)
         } catch {
             Posix.close(socket)
             switch error.errno {
@@ -159,7 +159,7 @@ public final class CenterClient: Sendable {
     /// Closes the connection; a call blocked on it ends with
     /// ``CenterSocketError/connectionClosed(path:)``. Calling it again does nothing.
     public func close() {
-        descriptor.withLock { socket in if let socket { UnixSocket.shutdown(socket) } }
+        descriptor.withLock { socket in if let socket { Posix.shutdown(socket) } }
         state.withLock { $0.closed = true }
         descriptor.withLock { socket in
             if let open = socket { Posix.close(open) }
@@ -198,7 +198,7 @@ public final class CenterClient: Sendable {
             await Self.offThreadResult(body)
         } onCancel: {
             interrupted.store(true, ordering: .sequentiallyConsistent)
-            descriptor.withLock { socket in if let socket { UnixSocket.shutdown(socket) } }
+            descriptor.withLock { socket in if let socket { Posix.shutdown(socket) } }
         }
         return try result.get()
     }
@@ -243,7 +243,7 @@ public final class CenterClient: Sendable {
         var sent = 0
         while sent < frame.count {
             let result = frame.withUnsafeBytes { all in
-                Result { () throws(SystemCallError) in try UnixSocket.send(socket, UnsafeRawBufferPointer(rebasing: all[sent...])) }
+                Result { () throws(SystemCallError) in try Posix.send(socket, UnsafeRawBufferPointer(rebasing: all[sent...])) }
             }
             switch result {
             case .success(let count?): sent += count
@@ -266,7 +266,7 @@ public final class CenterClient: Sendable {
             }
             let socket = state.socket
             let result = buffer.withUnsafeMutableBytes { bytes in
-                Result { () throws(SystemCallError) in try UnixSocket.receive(socket, into: bytes) }
+                Result { () throws(SystemCallError) in try Posix.receive(socket, into: bytes) }
             }
             switch result {
             case .success(let count?) where count > 0:
@@ -278,13 +278,13 @@ public final class CenterClient: Sendable {
     }
 
     private func wait(
-        for events: UnixSocket.PollEvents, on socket: FileDescriptor, until deadline: ContinuousClock.Instant?,
+        for events: Posix.PollEvents, on socket: FileDescriptor, until deadline: ContinuousClock.Instant?,
         timeout: Duration, waitingFor: String
     ) throws(CenterSocketError) {
-        var entries = [UnixSocket.PollEntry(file: socket, events: events)]
+        var entries = [Posix.PollEntry(file: socket, events: events)]
         let remaining = deadline.map { $0 - .now }
         if let remaining, remaining <= .zero { throw .timedOut(waitingFor: waitingFor, after: timeout) }
-        do { try UnixSocket.poll(&entries, timeout: remaining) } catch { throw CenterSocketError(error, path: path) }
+        do { try Posix.poll(&entries, timeout: remaining) } catch { throw CenterSocketError(error, path: path) }
     }
 }
 

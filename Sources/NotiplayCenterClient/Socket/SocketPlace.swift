@@ -13,8 +13,8 @@ package enum SocketPlace {
     /// - Throws: ``CenterSocketError/alreadyRunning(path:)`` when a server answers there, and
     ///   the other errors of ``CenterSocketError`` when the path cannot be used.
     package static func prepare(_ path: String, owner: UInt32) throws(CenterSocketError) {
-        guard path.utf8.count <= UnixSocket.maximumPathLength else {
-            throw .pathTooLong(path: path, limit: UnixSocket.maximumPathLength)
+        guard path.utf8.count <= Posix.maximumSocketPathLength else {
+            throw .pathTooLong(path: path, limit: Posix.maximumSocketPathLength)
         }
         try ensureFolder(folder(of: path), owner: owner)
         try clearStale(path)
@@ -35,7 +35,7 @@ package enum SocketPlace {
         } catch .noSuchFileOrDirectory {
             do {
                 try Posix.makeFolder(folder, permissions: .ownerReadWriteExecute)
-                try UnixSocket.setPermissions(folder, .ownerReadWriteExecute)  // whatever the umask
+                try Posix.setPermissions(folder, .ownerReadWriteExecute)  // whatever the umask
                 status = try Posix.status(of: folder)
             } catch {
                 throw CenterSocketError(error, path: folder)
@@ -98,10 +98,10 @@ package enum SocketPlace {
     /// Connects to `path` without blocking, and hangs up at once.
     package static func probe(_ path: String) -> Probe {
         let socket: FileDescriptor
-        do { socket = try UnixSocket.stream(nonBlocking: true) } catch { return .failed(error) }
+        do { socket = try Posix.unixStreamSocket(nonBlocking: true) } catch { return .failed(error) }
         defer { Posix.close(socket) }
         do {
-            try UnixSocket.connect(socket, to: path)
+            try Posix.connect(socket, toPath: path)
             return .answered
         } catch {
             switch error.errno {
@@ -121,7 +121,7 @@ package enum SocketPlace {
     /// Sets the bound socket's mode to 0600 and returns what it is recognised by.
     package static func finishBinding(_ path: String) throws(CenterSocketError) -> Identity {
         do {
-            try UnixSocket.setPermissions(path, .ownerReadWrite)
+            try Posix.setPermissions(path, .ownerReadWrite)
             let status = try Posix.status(of: path)
             return Identity(device: UInt64(status.deviceID.rawValue), inode: UInt64(status.inode.rawValue))
         } catch {

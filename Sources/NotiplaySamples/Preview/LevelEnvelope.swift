@@ -1,4 +1,4 @@
-internal import Glibc  // log10, from the C math library
+import Foundation  // log10
 
 /// A coarse loudness curve of a WAV file: the RMS of its samples over consecutive windows, all
 /// channels together, from 0 (silence) to 1 (a full-scale square wave).

@@ -1,4 +1,4 @@
-@preconcurrency internal import Glibc  // localtime_r: the time zone's offset as the C library knows it
+internal import NotiplaySystem  // the time zone's offset as the C library knows it
 
 /// A reminder's due date as seconds since 1970 (UTC), read from a payload and written the way
 /// seed 000's `DateFormatter` writes it (long date, medium time: `March 14, 2025 at 9:30:00 AM`).
@@ -93,10 +93,7 @@ enum DueDate {
     /// The local time zone's offset from UTC at `seconds` since 1970, in seconds east.
     static func localOffset(at seconds: Double) -> Int {
         guard seconds.isFinite, range.contains(seconds) else { return 0 }
-        var time = time_t(seconds.rounded(.down))
-        var parts = tm()
-        guard localtime_r(&time, &parts) != nil else { return 0 }
-        return Int(parts.tm_gmtoff)
+        return Posix.localTimeOffset(at: Int(seconds.rounded(.down))) ?? 0
     }
 
     static func isLeap(_ year: Int) -> Bool { (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 }
