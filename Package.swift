@@ -26,6 +26,10 @@ import PackageDescription
 //     |  NotiplayScript   the `.playback` script language: parser and AST (uses Core only)
 //     |  NotiplayFreedesktop  the Desktop Notifications spec's `Notify` mapped to the center's
 //     |                   model: markup, actions, hints, ids, close reasons (uses Core only; no D-Bus)
+//     |  NotiplayCenter   the notification center: the durable store, the socket, the center
+//     |                   (`CenterService`: one event stream) and its presentation policy (`CenterDeck`)
+//     |  NotiplayFreedesktopBridge  `org.freedesktop.Notifications` over the center's API only
+//     |  NotiplayServer   the center as one running thing: store, center, socket, bridge, sounds
 //   NotiplayCommandLine  the whole command line as a library: the only module that knows argv,
 //     ^                  exit statuses, environment variables and descriptor 2 (but for an app's
 //     |                  UNUserNotificationCenter, which reads its socket and app name from them)
@@ -107,6 +111,15 @@ let package = Package(
             name: "NotiplayFreedesktopBridge",
             dependencies: ["NotiplayCenter", "NotiplayCore", "NotiplayDBus", "NotiplayFreedesktop", "Notiplay"]
         ),
+        // The center as one running thing: store, center, socket, desktop bridge and sounds wired
+        // once, for `serve` (which parses arguments and runs it).
+        .target(
+            name: "NotiplayServer",
+            dependencies: [
+                "Notiplay", "NotiplayCenter", "NotiplayCenterClient", "NotiplayCore", "NotiplayFreedesktop",
+                "NotiplayFreedesktopBridge", "NotiplayPlayback",
+            ]
+        ),
         .target(
             name: "NotiplayTerminal",
             dependencies: [
@@ -139,6 +152,7 @@ let package = Package(
                 "NotiplayCenterClient",
                 "NotiplayFreedesktop",
                 "NotiplayFreedesktopBridge",
+                "NotiplayServer",
                 "Notiplay",
                 "NotiplayCore",
                 "NotiplayPlayback",

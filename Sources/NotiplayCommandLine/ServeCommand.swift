@@ -7,16 +7,15 @@ import ArgumentParser
 import Logging
 import Notiplay
 import NotiplayCenter
-import NotiplayCenterClient
+import NotiplayCore
+import NotiplayDBus
 import NotiplayFreedesktop
 import NotiplayFreedesktopBridge
-import NotiplayCore
 import NotiplayPlayback
+import NotiplayServer
 import NotiplaySystem
 package import NotiplayTerminal
-import Synchronization
 import SystemPackage
-@preconcurrency import Glibc
 
 /// `notiplay serve`: the notification center in a terminal.
 struct ServeCommand: AsyncParsableCommand {
@@ -108,10 +107,10 @@ struct ServeCommand: AsyncParsableCommand {
         let mediaFolders = try media.folders()
         let time: CenterTime = clock == .virtual ? .virtual(startingAt: start?.date ?? Date()) : .system
         let store: CenterStore
-        do { store = try CenterStore.open(folder: CenterPlaces.storeFolder, now: { time.now }) } catch {
-            Diagnostics.shared.report(error.description)
-            throw ExitCode(CenterPlaces.status(of: error))
+        do { store = try CenterServer.openStore(folder: CenterPlaces.storeFolder, time: time) } catch {
+            throw ExitCode(Self.status(of: error))
         }
+        let desktop = try freedesktop ? freedesktopSettings() : nil
         // Extensions run from here on: what they print becomes log events (headless) or waits for
         // the terminal card to be gone.
         let clock = EventClock()
@@ -121,101 +120,61 @@ struct ServeCommand: AsyncParsableCommand {
         let engine = try output.audio.startEngine(untimed: output.untimed)
         // Arrival sounds play on an engine of their own: a sound never unloads the card's media.
         let soundEngine = try output.audio.arrivalSounds.startEngine(untimed: output.untimed)
-        let folders = Dictionary(apps.map { ($0.definition.name, $0.soundsFolder) }, uniquingKeysWith: { first, _ in first })
-        let resolver = ArrivalSoundResolver(
-            dataDirectories: ArrivalSoundResolver.dataDirectories(xdgDataDirs: processEnvironment["XDG_DATA_DIRS"]),
-            chimeFolder: CenterPlaces.storeFolder, soundsFolder: { folders[$0] ?? nil })
-        let retention = (count: keepHistory, age: Duration.milliseconds(Int64(keepDays * 86_400_000)))
-        let status = await Self.serve(
-            store: store, apps: apps, engine: engine, headless: headless, keys: keys ?? KeyScript(), clock: clock, capture: capture,
-            retention: retention, time: time, denied: Set(deny), sounds: (soundEngine, resolver), mediaFolders: mediaFolders,
-            freedesktop: freedesktop ? (replace: replace, address: processEnvironment["DBUS_SESSION_BUS_ADDRESS"], expiry: expiryDefaults) : nil)
+        var configuration = CenterServer.Configuration(
+            store: store, storeFolder: CenterPlaces.storeFolder, socketPath: CenterPlaces.socketPath, apps: apps,
+            types: NotiplayCLI.types, engine: engine)
+        configuration.soundEngine = soundEngine
+        configuration.soundDataDirectories = ArrivalSoundResolver.dataDirectories(xdgDataDirs: processEnvironment["XDG_DATA_DIRS"])
+        configuration.presentation.environment = hostEnvironment(mediaFolders: mediaFolders)
+        if !headless, let columns = TerminalSize.current(fd: 1, environment: processEnvironment)?.columns {
+            configuration.presentation.cardColumns = columns
+        }
+        configuration.clock = clock
+        configuration.time = time
+        configuration.denied = Set(deny)
+        configuration.retention = (count: keepHistory, age: Duration.milliseconds(Int64(keepDays * 86_400_000)))
+        configuration.freedesktop = desktop
+        let status = await Self.serve(configuration, headless: headless, keys: keys ?? KeyScript(), capture: capture)
         await engine.shutdown()
         await soundEngine.shutdown()
         if status != 0 { throw ExitCode(status) }
     }
 
+    /// `--freedesktop`'s settings, or exit 69 without a session bus.
+    private func freedesktopSettings() throws -> CenterServer.Freedesktop {
+        guard let address = processEnvironment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty else {
+            Diagnostics.shared.report(
+                "--freedesktop: no session bus (DBUS_SESSION_BUS_ADDRESS is not set); run it inside a desktop session or dbus-run-session")
+            throw ExitCode(ExitStatus.unavailable)
+        }
+        let mapping = FreedesktopMapping.Options(
+            dataDirectories: ArrivalSoundResolver.dataDirectories(xdgDataDirs: processEnvironment["XDG_DATA_DIRS"]),
+            defaultExpiry: expiryDefaults)
+        return CenterServer.Freedesktop(address: address, replace: replace, mapping: mapping, version: NotiplayCLI.version) {
+            Diagnostics.shared.report("--freedesktop: another server took org.freedesktop.Notifications, or the bus went away")
+        }
+    }
+
+    /// Makes the center and starts it, presents its cards (in the terminal, or headless) until `q` or a
+    /// signal, and stops it; returns the exit status.
     @MainActor
     static func serve(
-        store: CenterStore, apps: [CenterService.App], engine: MPVEngine, headless: Bool, keys: KeyScript,
-        clock: EventClock, capture: OutputCapture,
-        retention: (count: Int, age: Duration?), time: CenterTime, denied: Set<String>,
-        sounds: (engine: MPVEngine, resolver: ArrivalSoundResolver), mediaFolders: [String],
-        freedesktop: (replace: Bool, address: String?, expiry: FreedesktopExpiryDefaults)? = nil
+        _ configuration: CenterServer.Configuration, headless: Bool, keys: KeyScript, capture: OutputCapture
     ) async -> Int32 {
-        var configuration = PresentationSession.Configuration()
-        configuration.environment = hostEnvironment(mediaFolders: mediaFolders)
-        if !headless, let columns = TerminalSize.current(fd: 1, environment: processEnvironment)?.columns {
-            configuration.cardColumns = columns
-        }
-        var types = NotiplayCLI.types
-        if freedesktop != nil { FreedesktopApp.register(in: &types) }
-        let service = CenterService(
-            store: store, apps: apps, types: types, engine: engine, configuration: configuration, clock: clock, time: time)
-        service.deniedApps = denied
-        service.arrivalSounds = ArrivalSoundPlayer(engine: sounds.engine, resolver: sounds.resolver)
-        service.retention = retention
-        service.serviceConfiguration.environment = configuration.environment
-        // Headless, the events (and what the extensions print, as log events) in order.
-        let print: @MainActor (EventLine) -> Void = { line in capture.emit(line) }
-        let waiters = ResponseWaiters()
-        // The socket's handler pushes to other clients through the server it belongs to.
-        let serving = Mutex<CenterSocketServer?>(nil)
-        let server: CenterSocketServer
-        do {
-            server = try CenterSocketServer(path: CenterPlaces.socketPath) { request, peer in
-                return await MainActor.run {
-                    service.answer(request) { identifier, requestID in
-                        let waiter = ResponseWaiters.Waiter(connection: peer.connection, requestID: requestID)
-                        guard let replaced = waiters.add(waiter, for: identifier) else { return }
-                        serving.withLock { $0 }?.push(
-                            ResponseWaiters.event(for: replaced, identifier: identifier, action: ResponseWaiters.replacedAction),
-                            to: replaced.connection)
-                    }
+        let server = CenterServer(configuration)
+        let service = server.service
+        if headless {
+            // The events (and what the extensions print, as log events) in order.
+            service.observe { event in
+                if case .presentation(let logged) = event {
+                    capture.emit(logged.line)
+                } else if let line = Self.line(event, at: service.clock.seconds()) {
+                    capture.emit(line)
                 }
             }
-        } catch {
-            let failure = error.notiplayError
-            Diagnostics.shared.report(failure.description)
-            return ExitStatus.of(failure.kind)
         }
-        serving.withLock { $0 = server }
-        defer { server.stop() }
-        var bridge: FreedesktopBridge?
-        if let freedesktop {
-            switch await ServeFreedesktop.start(
-                service: service, replace: freedesktop.replace, address: freedesktop.address, expiry: freedesktop.expiry) {
-            case .success(let started): bridge = started
-            case .failure(let failure): return failure.status
-            }
-        }
-        service.observe { event in
-            switch event {
-            case .response(let response):
-                guard let waiter = waiters.take(response.identifier) else { return }
-                server.push(
-                    ResponseWaiters.event(for: waiter, identifier: response.identifier, action: response.action, text: response.text),
-                    to: waiter.connection)
-            case .removed(let identifiers, _):
-                for identifier in identifiers {
-                    guard let waiter = waiters.take(identifier) else { continue }
-                    server.push(ResponseWaiters.event(for: waiter, identifier: identifier, action: ResponseWaiters.removedAction), to: waiter.connection)
-                }
-            default:
-                break
-            }
-            guard headless else { return }
-            if case .presentation(let logged) = event { print(logged.line) } else if let line = Self.line(event, at: service.clock.seconds()) { print(line) }
-        }
-        do { try service.restore() } catch {
-            Diagnostics.shared.report(error.description)
-            return CenterPlaces.status(of: error)
-        }
-        if let bridge {
-            if headless {
-                bridge.onWarning = { id, warning in print(Self.warningLine(id: id, warning, at: service.clock.seconds())) }
-            }
-            bridge.restore()
+        do { try await server.start() } catch {
+            return status(of: error)
         }
         let end: CardEnd
         if headless {
@@ -229,13 +188,34 @@ struct ServeCommand: AsyncParsableCommand {
             end = await TerminalCardDriver(output: capture.standardOutput.rawValue, environment: processEnvironment)
                 .present(deck: service, keys: keys)
         }
-        await bridge?.stop()
-        await service.close()
+        await server.stop()
         switch end {
         case .closed: return 0
         case .interrupted(let signal): return 128 + signal
         case .unavailable(let message):
             Diagnostics.shared.report(message)
+            return ExitStatus.unavailable
+        }
+    }
+
+    /// Says why the server could not start, and the exit status for it.
+    static func status(of failure: CenterServer.Failure) -> Int32 {
+        switch failure {
+        case .store(let error):
+            Diagnostics.shared.report(error.description)
+            return CenterPlaces.status(of: error)
+        case .socket(let error):
+            Diagnostics.shared.report(error.description)
+            return ExitStatus.of(error.kind)
+        case .bus(let error as DBusNameError):
+            if case .exists = error {
+                Diagnostics.shared.report("--freedesktop: \(error); stop that server, or take the name with --replace")
+            } else {
+                Diagnostics.shared.report("--freedesktop: \(error)")
+            }
+            return ExitStatus.unavailable
+        case .bus(let error):
+            Diagnostics.shared.report("--freedesktop: cannot reach the session bus: \(error)")
             return ExitStatus.unavailable
         }
     }

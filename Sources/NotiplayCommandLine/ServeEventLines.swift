@@ -29,18 +29,20 @@ extension ServeCommand {
             EventLine("focus", t: t, [("state", .string(on ? "on" : "off"))])
         case .sound(let sound):
             soundLine(sound, at: t)
+        case .warning(let identifier, let key, let message):
+            warningLine(identifier: identifier, key: key, message: message, at: t)
         case .presentation, .action, .response:
             nil
         }
     }
 
-    /// A freedesktop notification's mapping warning: `warning identifier=freedesktop-ID id=ID
-    /// key=… message=…`.
-    static func warningLine(id: UInt32, _ warning: Diagnostic, at t: Double) -> EventLine {
-        EventLine("warning", t: t, [
-            ("identifier", .string(FreedesktopIDs.identifier(for: id))), ("id", .integer(Int(id))),
-            ("key", warning.key.map { .string($0) } ?? .null), ("message", .string(warning.message)),
-        ])
+    /// A warning about a notification: `warning identifier=… [id=ID] key=… message=…` (the id of
+    /// a desktop notification).
+    static func warningLine(identifier: String, key: String?, message: String, at t: Double) -> EventLine {
+        var fields: [(String, JSONScalar)] = [("identifier", .string(identifier))]
+        if let id = FreedesktopIDs.id(fromIdentifier: identifier) { fields.append(("id", .integer(Int(id)))) }
+        fields += [("key", key.map { .string($0) } ?? .null), ("message", .string(message))]
+        return EventLine("warning", t: t, fields)
     }
 
     /// An arrival sound's event as an event line: `sound identifier=… outcome=…`.

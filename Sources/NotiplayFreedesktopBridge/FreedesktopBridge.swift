@@ -4,7 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 package import NotiplayCenter
-package import NotiplayCore
+import NotiplayCore
 import NotiplayDBus
 import Synchronization
 package import NotiplayFreedesktop
@@ -39,8 +39,6 @@ package final class FreedesktopBridge {
     /// Set once the server stops: leaving the bus is no longer news.
     private let stopping = SharedFlag()
 
-    /// Called with each warning of a mapped notification (the server prints it as an event).
-    package var onWarning: (@MainActor (UInt32, Diagnostic) -> Void)?
 
     /// The app notifications are presented for when their `desktop-entry` names no registered
     /// app: ``FreedesktopApp``, which `serve` adds to the center's apps.
@@ -129,7 +127,9 @@ package final class FreedesktopBridge {
         let assignment = ids.assign(replacing: notify.replacesID)
         reserve(assignment.id)
         let mapped = mapping.map(notify, id: assignment.id)
-        for warning in mapped.warnings { onWarning?(assignment.id, warning) }
+        for warning in mapped.warnings {
+            service.warn(FreedesktopIDs.identifier(for: assignment.id), key: warning.key, message: warning.message)
+        }
         let app = mapped.desktopEntry.flatMap { service.appName(matching: $0) } ?? defaultApp
         let presented = presentation(of: mapped, for: app)
         do {

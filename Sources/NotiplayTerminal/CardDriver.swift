@@ -45,6 +45,8 @@ package protocol CardDeck: AnyObject {
     var queuedCards: [QueuedCard] { get }
     /// Whether the shown card is critical: drawn so that it stands out.
     var shownIsCritical: Bool { get }
+    /// Warnings about the shown card (its sound cannot play), for its dim status line.
+    var shownNotice: String? { get }
     /// Set by the driver; the deck calls it when the shown session or its status changed.
     var onDeckChange: (@MainActor () -> Void)? { get set }
 }

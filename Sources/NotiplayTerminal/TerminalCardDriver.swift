@@ -282,8 +282,10 @@ private final class TerminalCardScreen {
         var deckStatus: String?
         var queued: [QueuedCard] = []
         var critical = false
+        var cardNotice: String?
         if case .deck(let deck) = source {
             deckStatus = deck.deckStatus
+            cardNotice = deck.shownNotice
             queued = deck.queuedCards
             critical = deck.shownIsCritical
         }
@@ -294,7 +296,7 @@ private final class TerminalCardScreen {
             if !bytes.isEmpty && !terminal.write(frame: bytes) { renderer.invalidate() }
             return
         }
-        let status = [critical ? "‼ CRITICAL" : nil, notice, deckStatus].compactMap { $0 }.joined(separator: " · ")
+        let status = [critical ? "‼ CRITICAL" : nil, notice, cardNotice, deckStatus].compactMap { $0 }.joined(separator: " · ")
         // Clicks and Tab go by the card as drawn here.
         session.layoutWidth = size.columns
         var card = CardLayout.render(

@@ -57,7 +57,8 @@ struct CenterReliabilityTests {
         #expect(acknowledged.isSubset(of: present), "lost: \(acknowledged.subtracting(present).sorted())")
         #expect(present.isDisjoint(with: afterKill), "stored after the kill: \(present.intersection(afterKill).sorted())")
         #expect(present.isSubset(of: Set(burst.sends.keys)) && history.count == present.count)
-        #expect(Set(delivered) == present && shown != nil && shown == delivered.first, "shown \(shown ?? "none")")
+        // Newest on top: the queue comes back with the last one delivered shown.
+        #expect(Set(delivered) == present && shown != nil && shown == delivered.last, "shown \(shown ?? "none")")
         burst.expectSendersInOrder(oldestFirst: history.reversed())
         try center.expectStored(burst, acknowledged)
         if let dump = try await center.dump() {

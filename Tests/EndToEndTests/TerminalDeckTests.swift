@@ -29,16 +29,21 @@ extension TerminalCardTests {
         try await pane.expectScreen("the memo's card did not show") { $0.contains("Voice memo from Sam") && $0.contains("▶") }
         let nag = try await run(bin, ["send", E2E.media("nagme.apns"), "--id", "nag"], environment: environment)
         #expect(nag.status == 0, "\(nag)")
-        try await pane.expectScreen("the queue's line did not show") { $0.contains("1 more · n next · N previous") && $0.contains("Voice memo from Sam") }
+        // Newest on top: nag covers the memo, which waits, listed a line under the card.
+        try await pane.expectScreen("nag did not take the screen with the queue's lines") {
+            $0.contains("Water the plants") && $0.contains("1 more · n next · N previous") && $0.contains("· notiplay · Voice memo from Sam · ")
+        }
 
         try await pane.keys("n")
-        try await pane.expectScreen("n did not show the next card") { $0.contains("Water the plants") && !$0.contains("Voice memo from Sam") }
+        try await pane.expectScreen("n did not show the next card") {
+            $0.contains("Voice memo from Sam") && $0.contains("▶") && !$0.contains("Water the plants") && $0.contains("· notiplay · NagMe · ")
+        }
         try await pane.keys("d")
-        try await pane.expectScreen("d did not give way to the memo") { $0.contains("Voice memo from Sam") && !$0.contains("1 more") }
+        try await pane.expectScreen("d did not give way to nag") { $0.contains("Water the plants") && !$0.contains("1 more") }
         try await pane.keys("q")
         try await expectRestored(pane, exit: "0")
 
         let history = try await run(bin, ["history"], environment: environment)
-        #expect(history.stdoutText == "nag  dismissed  notiplay  NagMe\nmemo  delivered  notiplay  Voice memo from Sam\n", "\(history)")
+        #expect(history.stdoutText == "nag  delivered  notiplay  NagMe\nmemo  dismissed  notiplay  Voice memo from Sam\n", "\(history)")
     }
 }

@@ -23,7 +23,8 @@ import Testing
         #expect(mapped.appName == "make")
         #expect(mapped.keepsInHistory)
         #expect(mapped.categoryIdentifier == nil)
-        #expect(payload.content.jsonUserInfo["freedesktop"] == ["id": 12, "app": "make"])
+        // expire_timeout -1 at normal urgency: the server's default, 10 s, kept with the notification.
+        #expect(payload.content.jsonUserInfo["freedesktop"] == ["id": 12, "app": "make", "expire-timeout": 10_000])
     }
 
     @Test func everythingRoundTrips() throws {

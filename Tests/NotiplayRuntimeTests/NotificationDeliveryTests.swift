@@ -288,14 +288,14 @@ struct NotificationDeliveryTests {
     @Test("Presented into a session given, or into a new one")
     func presents() throws {
         let delivery = try delivery()
-        let given = PresentationSession(app: .standard, registry: .empty, types: ExtensionTypes(), engine: ScriptedEngine())
+        let given = PresentationSession(app: .standard, registry: .empty, types: ExtensionTypes(), engine: FakeEngine.scripted())
         defer { given.close() }
         try delivery.present(in: given)
         #expect(given.notification == delivery.notification)
 
         let log = EventLog()
         let made = try delivery.present(
-            app: .standard, registry: .empty, types: ExtensionTypes(), engine: ScriptedEngine(), log: log,
+            app: .standard, registry: .empty, types: ExtensionTypes(), engine: FakeEngine.scripted(), log: log,
             configuration: .init())
         defer { made.close() }
         #expect(made.notification == delivery.notification)
@@ -309,7 +309,7 @@ struct NotificationDeliveryTests {
         let registry = try registry(service: false, content: "Test.Missing")
         #expect {
             try delivery.present(
-                app: .standard, registry: registry, types: ExtensionTypes(), engine: ScriptedEngine(), log: EventLog(),
+                app: .standard, registry: registry, types: ExtensionTypes(), engine: FakeEngine.scripted(), log: EventLog(),
                 configuration: .init())
         } throws: { error in
             (error as? NotiplayError)?.reason.contains("Test.Missing, which is not a registered extension type") == true

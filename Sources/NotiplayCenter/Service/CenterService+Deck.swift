@@ -33,6 +33,13 @@ extension CenterService {
         }
     }
 
+    /// The warnings about the shown card's notifications (a sound that cannot play), as one dim
+    /// line; `nil` when there are none.
+    package var shownNotice: String? {
+        let notes = (deck.shown?.identifiers ?? []).flatMap { live[$0]?.notes ?? [] }
+        return notes.isEmpty ? nil : notes.joined(separator: "; ")
+    }
+
     /// Whether the shown card is critical (drawn so that it stands out).
     package var shownIsCritical: Bool { deck.shown?.critical ?? false }
 

@@ -1,5 +1,6 @@
 internal import FoundationEssentials
 import NotiplayCore
+import NotiplaySystem
 package import NotiplayCenterClient
 
 extension CenterService {
@@ -10,7 +11,7 @@ extension CenterService {
     package func answer(_ request: CenterRequest, respondLater: (_ identifier: String, _ requestID: Int) -> Void) -> CenterReply {
         switch request.operation {
         case .ping:
-            return .pong(PingReply(pid: UnixSocket.processID))
+            return .pong(PingReply(pid: Posix.processID))
         case .send(let send):
             return receive(send) { respondLater($0, request.id) }
         case .list(let list):
@@ -83,7 +84,7 @@ extension CenterService {
             trigger: triggerText,
             attachments: send.attachments.map { IncomingAttachment(name: $0.name, kind: $0.kind.rawValue, bytes: [UInt8]($0.data)) })
         do {
-            let stored = try receive(incoming)
+            let stored = try receive(incoming, payload: payload)
             if send.wait { respondLater(stored.identifier) }
             return .sent(SendReply(identifier: stored.identifier, state: NotificationState(stored.state), nextDate: stored.nextDate))
         } catch {

@@ -11,32 +11,22 @@ import SystemPackage
 /// A server stopped while an extension runs keeps the notification as it arrived; after a restart
 /// it is shown so, without running the extension again.
 extension CenterService {
-    /// Whether `notification`'s payload is mutable, when a service extension applies to it;
-    /// `nil` when none does (no `mutable-content`, no alert text, or neither a service extension
-    /// nor a `media-url`).
-    func serviceStageInput(_ identifier: String, app: App) -> Bool? {
-        guard let live = live[identifier], let notification = live.notification, live.wantsServiceExtension,
-            app.registry.serviceExtension != nil
-                || notification.request.content.jsonUserInfo[MediaAttachmentService.payloadKey] != nil
-        else { return nil }
-        return live.mutableContent
-    }
-
-    /// Runs the stage, keeps what it made, then queues the notification (unless it was removed
-    /// or replaced meanwhile).
-    func runServiceStage(_ stored: StoredNotification, notification: UNNotification, mutable: Bool, app: App) {
+    /// Runs the app's service extension (or the built-in media fetcher) on `delivery` when one
+    /// applies, keeps what it made, then queues the notification (unless it was removed or
+    /// replaced meanwhile). Returns `false` when none applies.
+    func runServiceStage(_ stored: StoredNotification, delivery: NotificationDelivery, app: App) -> Bool {
+        guard delivery.wantsServiceExtension(in: app.registry) else { return false }
         let log = EventLog(clock: clock)
         log.observe { [weak self] logged in self?.emit(.presentation(logged)) }
         serviceStages[stored.sequence] = Task { @MainActor [weak self, types, serviceConfiguration] in
             defer { self?.serviceStages[stored.sequence] = nil }
-            let request = await ServiceExtensionStage.run(
-                request: notification.request, payloadIsMutable: mutable, registry: app.registry, types: types, log: log,
-                configuration: serviceConfiguration)
+            let changed = await delivery.runningServiceStage(
+                registry: app.registry, types: types, log: log, configuration: serviceConfiguration, reportingSkip: false)
             guard let self else { return }
             var admitted = stored
-            var presented = notification
-            if request.content != notification.request.content {
-                let content = request.content
+            var presented = delivery.notification
+            let content = changed.notification.request.content
+            if content != delivery.notification.request.content {
                 do {
                     guard let revised = try self.store.revise(
                         stored.sequence, payload: content.payloadJSON,
@@ -45,7 +35,8 @@ extension CenterService {
                         attachments: try Self.incoming(content.attachments))
                     else { return }  // Removed or replaced while the extension ran.
                     admitted = revised
-                    presented = self.remember(revised) ?? UNNotification(request: request, date: notification.date)
+                    // The store holds a new payload and attachments: the card presents those.
+                    presented = self.remember(revised) ?? changed.notification
                 } catch {
                     log.record(.error("the service extension's content could not be stored (\(error)); the notification is shown as it arrived"))
                 }
@@ -54,6 +45,7 @@ extension CenterService {
             }
             admit(admitted, notification: presented)
         }
+        return true
     }
 
     /// Returns once every service-extension stage running now has ended (and its notification

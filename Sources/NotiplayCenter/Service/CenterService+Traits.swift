@@ -35,47 +35,10 @@ package protocol NotificationTraitSource: AnyObject {
     func traits(of notification: UNNotification, app: String) -> NotificationTraits?
 }
 
-/// A live notification, decoded once: when it arrives or is restored, never again while it lives.
-struct LiveNotification {
-    /// The notification as the runtime presents it (`nil`: its payload could not be decoded).
-    var notification: UNNotification?
-    /// What its card needs beyond its payload.
-    var traits: NotificationTraits
-    /// When it leaves the screen (center time), if it does.
-    var expires: Date?
-    /// Its payload asks for a service extension (`mutable-content` and alert text).
-    var wantsServiceExtension = false
-    /// Its payload is mutable.
-    var mutableContent = false
-}
-
 extension CenterService {
     /// Asks `source` for the traits of every notification from now on.
     package func addTraitSource(_ source: any NotificationTraitSource) {
         traitSources.append(source)
-    }
-
-    /// Decodes `stored` once, asks its traits, and keeps both while it lives.
-    @discardableResult
-    func remember(_ stored: StoredNotification) -> UNNotification? {
-        let decoded = decode(stored)
-        let notification = decoded?.notification
-        var traits = NotificationTraits()
-        if let notification {
-            for source in traitSources {
-                if let found = source.traits(of: notification, app: stored.app) {
-                    traits = found
-                    break
-                }
-            }
-        }
-        let delivered = stored.deliveredAt ?? stored.arrivedAt
-        let expires = traits.lifetime.map { delivered.addingTimeInterval(Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18) }
-        live[stored.identifier] = LiveNotification(
-            notification: notification, traits: traits, expires: expires,
-            wantsServiceExtension: decoded?.payload.wantsServiceExtension ?? false,
-            mutableContent: decoded?.payload.mutableContent ?? false)
-        return notification
     }
 
     /// What the deck needs of `stored` to place its card.
@@ -96,22 +59,6 @@ extension CenterService {
         }
         if !forgotten.isEmpty { _ = try? store.forget(identifiers: forgotten) }
         armExpiry()
-    }
-
-    /// The stored notification as the runtime presents it: its payload decoded, its stored
-    /// attachment files attached.
-    private func decode(_ stored: StoredNotification) -> (payload: APNsPayload, notification: UNNotification)? {
-        guard let payload = try? PayloadDecoder(sizeLimit: nil).decode(Array(stored.payload.utf8)) else { return nil }
-        let content = UNMutableNotificationContent(payload.content)
-        let validator = AttachmentValidator()
-        for attachment in stored.attachments {
-            if let valid = try? validator.validate(store.attachmentPath(for: attachment), identifier: attachment.name) {
-                content.attachments.append(valid)
-            }
-        }
-        let request = UNNotificationRequest(
-            identifier: stored.identifier, content: content, trigger: UNPushNotificationTrigger())
-        return (payload, UNNotification(request: request, date: stored.deliveredAt ?? stored.arrivedAt))
     }
 
     // MARK: Expiry

@@ -45,6 +45,9 @@ package final class CenterService {
         case focus(Bool)
         /// What happened to an arrival sound.
         case sound(SoundEvent)
+        /// A doubt about a notification that did not stop it (a desktop notification's hint that
+        /// was ignored, a sound that cannot play): `key` names what it is about.
+        case warning(identifier: String, key: String?, message: String)
         /// An event of the shown card's session (or of a service extension's stage).
         case presentation(LoggedEvent)
         /// An action was chosen on a card (a button, the default action, a sent text), whatever
@@ -74,7 +77,13 @@ package final class CenterService {
     var timer: Task<Void, Never>?
     /// The player of arrival sounds, on an engine of its own; `nil`: no arrival sounds.
     package var arrivalSounds: ArrivalSoundPlayer? {
-        didSet { arrivalSounds?.onEvent = { [weak self] event in self?.emit(.sound(event)) } }
+        didSet {
+            arrivalSounds?.onEvent = { [weak self] event in
+                guard let self else { return }
+                if case .warning(let identifier, let message) = event { self.noteOnCard(identifier, message) }
+                self.emit(.sound(event))
+            }
+        }
     }
     /// Apps refused the right to send notifications (`serve --deny`).
     package var deniedApps: Set<String> = []
@@ -88,6 +97,8 @@ package final class CenterService {
     package internal(set) var shownSession: PresentationSession?
     /// The live notifications, decoded once when they arrive (or are restored), by identifier.
     var live: [String: LiveNotification] = [:]
+    /// Warnings told before their notification was stored (a desktop notification's mapping).
+    var pendingNotes: [String: [String]] = [:]
     /// The monotonic clock the presentation policy runs on.
     let policyClock: @MainActor @Sendable () -> Duration
     /// The wake-up for the next expiry.
@@ -155,7 +166,9 @@ package final class CenterService {
     /// shown card when it is of its thread, else waiting. A notification a service extension
     /// applies to is queued once the extension has finished (see ``serviceConfiguration``).
     /// Throws before anything is stored when the app is unknown.
-    package func receive(_ incoming: IncomingNotification) throws(CenterServiceError) -> StoredNotification {
+    /// `payload` is its payload decoded already, when the caller had to decode it (it is not
+    /// decoded again).
+    package func receive(_ incoming: IncomingNotification, payload: APNsPayload? = nil) throws(CenterServiceError) -> StoredNotification {
         guard let name = appName(matching: incoming.app) else {
             throw .unknownApp(incoming.app, known: appNames)
         }
@@ -182,24 +195,21 @@ package final class CenterService {
         } else {
             // Delivered now, it replaces a pending request with its identifier.
             unscheduled([stored.identifier])
-            arrived(stored)
+            arrived(stored, payload: payload)
         }
         return stored
     }
 
     /// A notification delivered now (sent, or its trigger fired): decoded once, through its
     /// app's service extension when one applies, then queued.
-    func arrived(_ stored: StoredNotification) {
-        let notification = remember(stored)
-        guard let app = apps[stored.app] else {
-            admit(stored, notification: notification)
+    func arrived(_ stored: StoredNotification, payload: APNsPayload? = nil) {
+        let notification = remember(stored, payload: payload)
+        if let app = apps[stored.app], let delivery = live[stored.identifier]?.delivery,
+            runServiceStage(stored, delivery: delivery, app: app)
+        {
             return
         }
-        if let notification, let mutable = serviceStageInput(stored.identifier, app: app) {
-            runServiceStage(stored, notification: notification, mutable: mutable, app: app)
-        } else {
-            admit(stored, notification: notification)
-        }
+        admit(stored, notification: notification)
     }
 
     /// Queues a stored notification as the presentation policy says, plays its arrival sound,

@@ -22,6 +22,9 @@ package final class ResponseWaiters: Sendable {
 
     /// The action of the response a waiting client gets when its notification was removed.
     package static let removedAction = "notiplay.removed"
+    /// The action of the response a waiting client gets when its notification expired (a desktop
+    /// notification's time on screen ran out).
+    package static let expiredAction = "notiplay.expired"
     /// The action of the response a waiting client gets when a newer notification with the same
     /// identifier replaced its own.
     package static let replacedAction = "notiplay.replaced"
