@@ -48,6 +48,14 @@ package struct NotificationDelivery: Sendable {
     }
 
     /// Decodes the payload `bytes` (at most `sizeLimit` bytes without their whitespace; `nil` for
+    /// no limit), for a host that stores a notification before it delivers it (the center checks
+    /// what `send` hands it so, and hands the payload to ``init(payload:identifier:date:attachments:payloadFile:)``
+    /// when it arrives: decoded once).
+    package static func decode(_ bytes: [UInt8], sizeLimit: Int?) throws(PayloadError) -> APNsPayload {
+        try PayloadDecoder(sizeLimit: sizeLimit).decode(bytes)
+    }
+
+    /// Decodes the payload `bytes` (at most `sizeLimit` bytes without their whitespace; `nil` for
     /// no limit) into the notification `identifier` delivered at `date`, then takes `attachments`.
     /// - Throws: ``Failure/payload(_:)`` for a payload that is not valid, then
     ///   ``Failure/attachment(_:)`` for the first attachment file refused.
@@ -55,7 +63,7 @@ package struct NotificationDelivery: Sendable {
         bytes: [UInt8], sizeLimit: Int?, identifier: String, date: Date, attachments: Attachments = .validated([])
     ) throws(Failure) {
         let payload: APNsPayload
-        do { payload = try PayloadDecoder(sizeLimit: sizeLimit).decode(bytes) } catch { throw .payload(error) }
+        do { payload = try Self.decode(bytes, sizeLimit: sizeLimit) } catch { throw .payload(error) }
         self.init(payload: payload, identifier: identifier, date: date, attachments: try attachments.validated())
     }
 

@@ -5,15 +5,13 @@ import Notiplay
 import NotiplayPlayback
 import NotiplayTerminal
 import NotiplayViews
+import NotiplaySystem
 import SystemPackage
 
 #if canImport(FoundationEssentials)
 import struct FoundationEssentials.Date
 #else
 import struct Foundation.Date
-#endif
-#if canImport(Glibc)
-@preconcurrency import Glibc
 #endif
 
 /// `notiplay deliver`: presents a notification with its content extension.
@@ -80,7 +78,7 @@ struct DeliverCommand: AsyncParsableCommand {
     var serviceTimeout: Duration?
 
     func run() async throws {
-        let mode: Mode = headless ? .headless : (isatty(0) == 1 && isatty(1) == 1) ? .terminal : .plain
+        let mode: Mode = headless ? .headless : (Posix.isTerminal(.standardInput) && Posix.isTerminal(.standardOutput)) ? .terminal : .plain
         var configuration = PresentationSession.Configuration()
         if let responseTimeout { configuration.responseTimeLimit = responseTimeout }
         var service = ServiceExtensionStage.Configuration()

@@ -53,6 +53,7 @@ extension FreedesktopBridge: NotificationTraitSource {
         let identifier = content.categoryIdentifier.isEmpty ? FreedesktopIDs.categoryIdentifier(for: found.id) : content.categoryIdentifier
         return NotificationTraits(
             category: found.actions.category(identifier: identifier), startsMedia: found.sound != nil,
-            lifetime: found.expireTimeout.map { .milliseconds(Int64($0)) }, transient: found.transient)
+            lifetime: found.expireTimeout.map { .milliseconds(Int64($0)) }, transient: found.transient,
+            defaultAction: found.actions.defaultActionLabel.map { $0.isEmpty ? "open" : $0 })
     }
 }

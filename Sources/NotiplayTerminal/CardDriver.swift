@@ -47,6 +47,8 @@ package protocol CardDeck: AnyObject {
     var shownIsCritical: Bool { get }
     /// Warnings about the shown card (its sound cannot play), for its dim status line.
     var shownNotice: String? { get }
+    /// What Enter does on the shown card ("enter Open"), when it has a default action.
+    var shownHint: String? { get }
     /// Set by the driver; the deck calls it when the shown session or its status changed.
     var onDeckChange: (@MainActor () -> Void)? { get set }
 }

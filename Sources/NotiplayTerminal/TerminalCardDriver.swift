@@ -283,9 +283,11 @@ private final class TerminalCardScreen {
         var queued: [QueuedCard] = []
         var critical = false
         var cardNotice: String?
+        var hint: String?
         if case .deck(let deck) = source {
             deckStatus = deck.deckStatus
-            cardNotice = deck.shownNotice
+            cardNotice = deck.shownNotice.map { TerminalText.clean($0) }
+            hint = deck.shownHint.map { TerminalText.clean($0) }
             queued = deck.queuedCards
             critical = deck.shownIsCritical
         }
@@ -296,7 +298,7 @@ private final class TerminalCardScreen {
             if !bytes.isEmpty && !terminal.write(frame: bytes) { renderer.invalidate() }
             return
         }
-        let status = [critical ? "‼ CRITICAL" : nil, notice, cardNotice, deckStatus].compactMap { $0 }.joined(separator: " · ")
+        let status = [critical ? "‼ CRITICAL" : nil, notice, cardNotice, hint, deckStatus].compactMap { $0 }.joined(separator: " · ")
         // Clicks and Tab go by the card as drawn here.
         session.layoutWidth = size.columns
         var card = CardLayout.render(

@@ -76,8 +76,8 @@ extension RealEngine {
             }
         }
 
-        @Test("While the media plays, a newer sound replaces the waiting one: only the newest plays")
-        func newerQueuedSoundReplaces() async throws {
+        @Test("While the media plays, sounds wait in turn: once it stops each plays to its end, oldest first")
+        func queuedSoundsPlayInTurn() async throws {
             try await withPlayer { player, events, _ in
                 player.mediaPlayingChanged(true)
                 #expect(arrive(player, "a") == .queue)
@@ -85,14 +85,28 @@ extension RealEngine {
                 #expect(
                     events.all == [
                         .queued(identifier: "a", sound: "default", replaced: nil),
-                        .queued(identifier: "b", sound: "tone.wav", replaced: "a"),
+                        .queued(identifier: "b", sound: "tone.wav", replaced: nil),
                     ])
-                #expect(player.waitingIdentifier == "b")
+                #expect(player.waitingIdentifier == "a")
 
                 player.mediaPlayingChanged(false)
+                #expect(await events.end(of: "a") == .endOfFile)
                 #expect(await events.end(of: "b") == .endOfFile)
-                #expect(events.played == ["b"])
-                #expect(events.ended == ["b"])
+                #expect(events.played == ["a", "b"])
+                #expect(events.ended == ["a", "b"])
+            }
+        }
+
+        @Test("At most four sounds wait: a fifth drops the oldest, and says so")
+        func waitingIsBounded() async throws {
+            try await withPlayer { player, events, _ in
+                player.mediaPlayingChanged(true)
+                for id in ["a", "b", "c", "d", "e"] { #expect(arrive(player, id) == .queue) }
+                #expect(events.all.last == .queued(identifier: "e", sound: "default", replaced: "a"))
+                #expect(player.waitingIdentifier == "b")
+                player.mediaPlayingChanged(false)
+                #expect(await events.end(of: "e") == .endOfFile)
+                #expect(events.played == ["b", "c", "d", "e"])
             }
         }
 

@@ -40,6 +40,13 @@ extension CenterService {
         return notes.isEmpty ? nil : notes.joined(separator: "; ")
     }
 
+    /// What Enter does on the shown card, when its notification has a default action: "enter
+    /// Open".
+    package var shownHint: String? {
+        guard let shown = deck.shown?.shown, let label = live[shown]?.traits.defaultAction else { return nil }
+        return "enter " + label
+    }
+
     /// Whether the shown card is critical (drawn so that it stands out).
     package var shownIsCritical: Bool { deck.shown?.critical ?? false }
 

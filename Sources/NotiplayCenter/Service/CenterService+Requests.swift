@@ -1,4 +1,5 @@
 internal import FoundationEssentials
+import Notiplay
 import NotiplayCore
 import NotiplaySystem
 package import NotiplayCenterClient
@@ -19,7 +20,7 @@ extension CenterService {
                 var found = try store.pending() + store.delivered()
                 if let state = list.state { found = found.filter { NotificationState($0.state) == state } }
                 let details = list.details ?? false
-                return .listed(ListReply(notifications: found.map { Self.summary($0, details: details) }))
+                return .listed(ListReply(notifications: found.map { summary($0, details: details) }))
             } catch { return .failure(Self.failure(error)) }
         case .remove(let remove):
             do {
@@ -38,7 +39,7 @@ extension CenterService {
             } catch { return .failure(Self.failure(error)) }
         case .history(let history):
             do {
-                return .history(HistoryReply(notifications: try store.history(limit: history.limit).map { Self.summary($0) }))
+                return .history(HistoryReply(notifications: try store.history(limit: history.limit).map { summary($0) }))
             } catch { return .failure(Self.failure(error)) }
         case .focus(let focus):
             if let on = focus.set { setFocus(on) }
@@ -62,7 +63,7 @@ extension CenterService {
     private func receive(_ send: SendOperation, respondLater: (String) -> Void) -> CenterReply {
         let payload: APNsPayload
         do {
-            payload = try PayloadDecoder(sizeLimit: nil).decode(Array(send.payload.utf8))
+            payload = try NotificationDelivery.decode(Array(send.payload.utf8), sizeLimit: nil)
         } catch {
             return .failure(CenterFailure(.invalidPayload, error.errors.map { "\($0)" }.joined(separator: "; ")))
         }
@@ -105,8 +106,11 @@ extension CenterService {
         }
     }
 
-    static func summary(_ stored: StoredNotification, details: Bool = false) -> NotificationSummary {
-        let content = try? PayloadDecoder(sizeLimit: nil).decode(Array(stored.payload.utf8)).content
+    /// A live notification's summary from what it arrived with (decoded once), any other's from
+    /// its stored payload.
+    func summary(_ stored: StoredNotification, details: Bool = false) -> NotificationSummary {
+        let delivered = stored.state == .delivered ? live[stored.identifier]?.notification?.request.content : nil
+        let content = delivered ?? (try? NotificationDelivery.decode(Array(stored.payload.utf8), sizeLimit: nil))?.content
         var summary = NotificationSummary(
             identifier: stored.identifier, app: stored.app, state: NotificationState(stored.state),
             date: stored.nextDate ?? stored.deliveredAt ?? stored.arrivedAt, title: content?.title.nonEmpty,

@@ -18,13 +18,19 @@ package struct NotificationTraits: Sendable, Equatable {
     package var lifetime: Duration?
     /// The history forgets it once it ends.
     package var transient: Bool
+    /// What its default action (Enter) is called, when it has one.
+    package var defaultAction: String?
 
     /// Traits: by default none of these.
-    package init(category: UNNotificationCategory? = nil, startsMedia: Bool = false, lifetime: Duration? = nil, transient: Bool = false) {
+    package init(
+        category: UNNotificationCategory? = nil, startsMedia: Bool = false, lifetime: Duration? = nil, transient: Bool = false,
+        defaultAction: String? = nil
+    ) {
         self.category = category
         self.startsMedia = startsMedia
         self.lifetime = lifetime
         self.transient = transient
+        self.defaultAction = defaultAction
     }
 }
 

@@ -6,8 +6,9 @@ package import NotiplayPlayback
 /// The engine is the sounds' alone (the server keeps a second one warm for them), so a sound
 /// never unloads the card's media. The player follows the card's media through
 /// ``mediaPlayingChanged(_:)``:
-/// - while the media plays, an arriving sound waits; a newer waiting sound replaces an older one,
-///   so only the newest waits; it plays as soon as the media pauses or ends;
+/// - while the media plays, an arriving sound waits, behind those that wait already (at most
+///   ``waitingLimit``; past it the oldest is dropped); once the media pauses or ends they play
+///   one after another, each to its end, so every sound is heard;
 /// - when the media starts, a sound playing then is stopped: the media button's audio is never
 ///   mixed with a sound (the stopped sound is not played again).
 ///
@@ -23,8 +24,10 @@ package final class ArrivalSoundPlayer {
     package let resolver: ArrivalSoundResolver
 
     private let engine: any PlaybackEngine
-    /// The sound waiting for the media to stop.
-    private var waiting: Arrival?
+    /// The sounds waiting for the media to stop, oldest first.
+    private var waiting: [Arrival] = []
+    /// How many sounds wait at most: a flood of notifications is not a minute of chimes.
+    package static let waitingLimit = 4
     /// The sound handed to the engine, or about to be.
     private var current: Playing?
     private var tokens: UInt64 = 0
@@ -62,7 +65,7 @@ package final class ArrivalSoundPlayer {
     }
 
     /// The notification whose sound waits for the media to stop, if one does.
-    package var waitingIdentifier: String? { waiting?.identifier }
+    package var waitingIdentifier: String? { waiting.first?.identifier }
     /// The notification whose sound is playing (or loading), if one is.
     package var playingIdentifier: String? { current?.arrival.identifier }
 
@@ -92,12 +95,14 @@ package final class ArrivalSoundPlayer {
             for warning in resolution.warnings { emit(.warning(identifier: identifier, message: warning)) }
             guard let resolved = resolution.sound else { break }
             let arrival = Arrival(identifier: identifier, sound: resolved)
-            if decision == .play {
+            if decision == .play && waiting.isEmpty {
                 start(arrival)
             } else {
-                let replaced = waiting?.identifier
-                waiting = arrival
+                // Behind the media, or behind sounds that waited for it and play in turn now.
+                let replaced = waiting.count >= Self.waitingLimit ? waiting.removeFirst().identifier : nil
+                waiting.append(arrival)
                 emit(.queued(identifier: identifier, sound: resolved.name, replaced: replaced))
+                return .queue
             }
         }
         return decision
@@ -113,9 +118,8 @@ package final class ArrivalSoundPlayer {
             current = nil
             emit(.ended(identifier: stopped.arrival.identifier, reason: .stopped))
             enqueue { engine in try? await engine.stop() }
-        } else if let next = waiting {
-            waiting = nil
-            start(next)
+        } else {
+            playNextWaiting()
         }
     }
 
@@ -127,7 +131,7 @@ package final class ArrivalSoundPlayer {
 
     /// Forgets the waiting sound, stops the one playing, and stops listening to the engine.
     package func close() async {
-        waiting = nil
+        waiting = []
         if let stopped = current {
             current = nil
             emit(.ended(identifier: stopped.arrival.identifier, reason: .stopped))
@@ -205,6 +209,13 @@ package final class ArrivalSoundPlayer {
                     message: "sound \"\(name)\" (\(path)) could not be played: \(failure.message)"))
         }
         emit(.ended(identifier: arrival.identifier, reason: reason))
+        playNextWaiting()
+    }
+
+    /// The next waiting sound starts, unless one plays or the media does.
+    private func playNextWaiting() {
+        guard current == nil, !isMediaPlaying, !waiting.isEmpty else { return }
+        start(waiting.removeFirst())
     }
 
     /// Runs `work` on the engine after every command enqueued before it.
