@@ -96,7 +96,8 @@ public struct CardModel: Sendable {
 /// └──────────────────────────────────┘
 /// ```
 ///
-/// Narrower than ``minimumWidth``: one compact line. The view area is
+/// Narrower than ``minimumWidth`` (a pane 20–30 columns wide): no frame, a line each for the
+/// app, the title, up to three of the body, the actions and the status. The view area is
 /// `ratio × width / 2` rows (cells are about twice as tall as wide), or `preferredRows` when the
 /// extension sets it, at most ``maximumViewRows``.
 public enum CardLayout {

@@ -51,21 +51,35 @@ extension CardLayout {
         return (VerticalStack(lines.map { Label(spans: $0) }).render(width: width), frames)
     }
 
-    /// One line for a terminal narrower than ``minimumWidth``: `▶ NagMe: Water the plants`. Only
-    /// the media button takes a click there.
+    /// The card in a pane narrower than ``minimumWidth`` (a split beside an editor): no frame,
+    /// the button's glyph and the app on the first line, then the title, up to
+    /// ``compactBodyLines`` lines of the body, the actions' keys and titles, a prompt and the
+    /// status, each cut at the edge. Only the media button takes a click there.
     static func compact(_ card: CardModel, width: Int) -> Result {
-        var spans: [TextSpan] = []
+        let width = max(0, width)
+        var header: [TextSpan] = []
         var regions: [CardMap.Region] = []
         if let (glyph, style) = buttonGlyph(card) {
-            spans.append(TextSpan(glyph + " ", style: style))
+            header.append(TextSpan(glyph + " ", style: style))
             if width > 0 { regions.append(.init(target: .mediaButton, frame: Rect(x: 0, y: 0, width: 1, height: 1))) }
         }
-        spans.append(TextSpan(TerminalText.clean(card.header), style: .bold))
+        header.append(TextSpan(TerminalText.clean(card.header), style: .bold))
+        if !card.age.isEmpty { header.append(TextSpan(" · " + TerminalText.clean(card.age), style: .dim)) }
+        var parts: [any ViewElement] = [Label(spans: header)]
         if let content = card.defaultContent {
-            let text = [content.title, content.body].filter { !$0.isEmpty }.joined(separator: " — ")
-            if !text.isEmpty { spans.append(TextSpan(": " + text)) }
+            if !content.title.isEmpty { parts.append(Label(content.title, style: .bold)) }
+            if !content.subtitle.isEmpty { parts.append(Label(content.subtitle)) }
+            if !content.body.isEmpty { parts.append(Paragraph(content.body, maxLines: compactBodyLines)) }
         }
-        if !card.actions.isEmpty { spans.append(TextSpan(" [1-\(min(9, card.actions.count))]", style: .dim)) }
-        return Result(grid: Label(spans: spans).render(width: max(0, width)), map: CardMap(regions: regions))
+        if !card.actions.isEmpty {
+            let titles = card.actions.prefix(9).map { TerminalText.clean($0.title) }.joined(separator: " · ")
+            parts.append(Label("[1-\(min(9, card.actions.count))] " + titles, style: .dim))
+        }
+        if let prompt = card.prompt { parts.append(Label(prompt + "▏", style: .bold)) }
+        if let status = card.status { parts.append(Label(status, style: .dim)) }
+        return Result(grid: VerticalStack(parts).render(width: width), map: CardMap(regions: regions))
     }
+
+    /// How many lines of the body a card narrower than ``minimumWidth`` shows.
+    static let compactBodyLines = 3
 }

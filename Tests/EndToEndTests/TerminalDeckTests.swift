@@ -46,4 +46,49 @@ extension TerminalCardTests {
         let history = try await run(bin, ["history"], environment: environment)
         #expect(history.stdoutText == "nag  delivered  notiplay  NagMe\nmemo  dismissed  notiplay  Voice memo from Sam\n", "\(history)")
     }
+
+    @Test("A pane 26 columns wide: app, title and body; a critical card on top marked; waiting cards listed; ? lists the keys; X dismisses all")
+    func narrowDeck() async throws {
+        defer { E2E.remove(scratch) }
+        let runtime = "/tmp/npd-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: runtime) }
+        let places = [
+            "XDG_STATE_HOME": scratch.appendingPathComponent("state").path, "XDG_RUNTIME_DIR": runtime,
+            "XDG_CONFIG_HOME": scratch.appendingPathComponent("config").path,
+        ]
+        var environment = E2E.childEnvironment
+        environment.merge(places) { _, new in new }
+        let pane = try await TmuxPane(columns: 26, rows: 30, environment: places)
+        let bin = try E2E.binary()
+        try await pane.type("stty -g > \(scratchFile("before")); echo READY")
+        try await pane.expectScreen("the shell did not answer") { $0.split(separator: "\n").contains(where: Self.isReadyLine) }
+        try await pane.type("\(E2E.shellQuoted(bin)) serve --audio null; echo \"EXIT=$?\"; stty -g > \(scratchFile("after"))")
+        try await pane.expectScreen("serve did not show its empty deck") { $0.contains("no notifi") }
+
+        let fire = scratch.appendingPathComponent("fire.apns")
+        try #"{"aps":{"alert":{"title":"Fire alarm","body":"Leave now"},"interruption-level":"critical"}}"#
+            .write(to: fire, atomically: true, encoding: .utf8)
+        for (payload, id) in [(E2E.media("nagme.apns"), "nag"), (E2E.media("voice-memo.apns"), "memo"), (fire.path, "fire")] {
+            let sent = try await run(bin, ["send", payload, "--id", id], environment: environment)
+            #expect(sent.status == 0, "\(sent)")
+        }
+        try await pane.expectScreen("the critical card is not on top, marked, with the others listed") { screen in
+            screen.contains("Fire alarm") && screen.contains("Leave now") && screen.contains("‼ CRITICAL")
+                && screen.contains("· notiplay · Voice memo") && screen.contains("· notiplay · NagMe")
+        }
+        try await pane.keys("?")
+        try await pane.expectScreen("? did not list the keys") { $0.contains("X          dismiss") }
+        try await pane.keys("space")
+        try await pane.expectScreen("a key did not close the list") { $0.contains("Fire alarm") && !$0.contains("X          dismiss") }
+        try await pane.keys("X")
+        try await pane.expectScreen("X did not dismiss every card") { $0.contains("no notifi") }
+        try await pane.keys("q")
+        try await expectRestored(pane, exit: "0")
+        let history = try await run(bin, ["history"], environment: environment)
+        #expect(
+            history.stdoutText
+                == "fire  dismissed  notiplay  Fire alarm\nmemo  dismissed  notiplay  Voice memo from Sam\nnag  dismissed  notiplay  NagMe\n",
+            "\(history)")
+    }
 }

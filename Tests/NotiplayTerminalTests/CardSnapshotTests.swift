@@ -85,11 +85,14 @@ struct CardSnapshotTests {
         try check(CardLayout.render(card, width: 30), "balance-long-body-30")
     }
 
-    @Test("narrower than 30 columns: one compact line")
+    @Test("narrower than 30 columns: no frame, a line each for the app, the title, the body and the actions")
     func compact() throws {
         let grid = CardLayout.render(Self.voiceMemo(.play), width: 24)
-        #expect(grid.height == 1)
+        #expect(grid.height == 6)
         try check(grid, "default-play-compact-24")
+        // At 20 columns too: the app, the title and the body are there.
+        let narrowest = CardLayout.render(Self.voiceMemo(.play), width: 20).lines.joined(separator: "\n")
+        for text in ["Voice Memos", "New voice memo", "Listen when you"] { #expect(narrowest.contains(text), "\(narrowest)") }
     }
 
     @Test("escape sequences in payload text are shown neutralised")
