@@ -158,7 +158,8 @@ package final class CenterService {
         let skipped = deck.unpresentable.flatMap { card in card.identifiers.map { ($0, card.app) } }
         showCurrent()
         for (identifier, app) in skipped { emit(.skipped(identifier: identifier, app: app)) }
-        armExpiry()
+        // What expired while the server was down leaves the screen now.
+        expireDue()
         restoreSchedule()
     }
 
