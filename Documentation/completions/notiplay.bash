@@ -335,7 +335,7 @@ _notiplay_serve() {
     repeating_flags=()
     non_repeating_flags=(--headless --freedesktop --replace --untimed --version -h --help)
     repeating_options=(--app --deny --media-root)
-    non_repeating_options=(--keys --events --keep-history --keep-days --clock --start --audio)
+    non_repeating_options=(--keys --events --keep-history --keep-days --clock --start --expire --expire-critical --audio)
     __notiplay_offer_flags_options 0
 
     # Offer option value completions
@@ -365,6 +365,12 @@ _notiplay_serve() {
         return
         ;;
     '--deny')
+        return
+        ;;
+    '--expire')
+        return
+        ;;
+    '--expire-critical')
         return
         ;;
     '--audio')

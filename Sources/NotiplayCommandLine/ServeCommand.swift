@@ -26,8 +26,11 @@ struct ServeCommand: AsyncParsableCommand {
             discussion: """
                 Stores every notification durably ($XDG_STATE_HOME/notiplay, else \
                 ~/.local/state/notiplay) and listens on $XDG_RUNTIME_DIR/notiplay/center.sock (else \
-                /tmp/notiplay-UID/center.sock). The card, its keys and its media button are deliver's; \
-                n and N move between waiting cards; q quits. A notification names its app with send \
+                /tmp/notiplay-UID/center.sock). The card, its keys and its media button are deliver's. \
+                The newest card shows unless the shown one is playing or was just touched (then it is \
+                next); critical ones go first; a card whose sound had to wait plays when the media ahead \
+                ends. Waiting cards are listed under the card; n and N move between them, X dismisses \
+                them all, ? lists every key, q quits. A notification names its app with send \
                 --app (default notiplay, the built-in app); the server presents for each --app FILE and \
                 every *.app.json in $XDG_CONFIG_HOME/notiplay/apps (else ~/.config/notiplay/apps). \
                 Ended notifications stay in the history until --keep-history or --keep-days lets them \
