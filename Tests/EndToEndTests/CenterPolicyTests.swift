@@ -123,12 +123,7 @@ extension FreedesktopFixture {
         let server = track(ChildProcess(
             "/bin/sh", ["-c", "exec \"$0\" \"$@\" < /dev/null", try E2E.binary(), "serve", "--headless", "--events", "jsonl", "--audio", "null"],
             environment: environment))
-        try await server.start()
-        if await !server.until(["\"event\":\"shown\""]) {
-            server.send(SIGKILL)
-            let ended = try? await server.finish(timeout: 30)
-            try #require(Bool(false), "the server did not start: \(ended?.description ?? server.stdoutText)")
-        }
+        try await Self.untilStarted(server)
         return server
     }
 }

@@ -150,14 +150,19 @@ final class FreedesktopFixture: Sendable {
             "/bin/sh",
             ["-c", script, try E2E.binary(), keys ? keysPath : "/dev/null", "serve", "--headless", "--events", "jsonl", "--freedesktop"]
                 + (arguments.contains("--expire") ? [] : Self.noExpiry) + arguments, environment: environment ?? self.environment))
+        try await Self.untilStarted(server)
+        return server
+    }
+
+    /// Starts `server` and returns once it showed its first card (the empty deck, or a
+    /// notification restored from the store); kills it and fails the test if it never does.
+    static func untilStarted(_ server: ChildProcess) async throws {
         try await server.start()
-        // The first card shown (the empty deck, or a notification restored from the store).
         if await !server.until(["\"event\":\"shown\""]) {
             server.send(SIGKILL)
             let ended = try? await server.finish(timeout: 30)
             try #require(Bool(false), "the server did not start: \(ended?.description ?? server.stdoutText)")
         }
-        return server
     }
 
     /// Stops `server` with SIGTERM and says how it ended.

@@ -7,22 +7,12 @@ import Testing
 extension TerminalCardTests {
     @Test("serve shows sent cards one at a time with the queue's line; n moves, d dismisses, q quits and restores")
     func serveDeck() async throws {
-        defer { E2E.remove(scratch) }
         let runtime = "/tmp/npd-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: runtime) }
-        let places = [
-            "XDG_STATE_HOME": scratch.appendingPathComponent("state").path, "XDG_RUNTIME_DIR": runtime,
-            "XDG_CONFIG_HOME": scratch.appendingPathComponent("config").path,
-        ]
-        var environment = E2E.childEnvironment
-        environment.merge(places) { _, new in new }
-        let pane = try await TmuxPane(environment: places)
-        let bin = try E2E.binary()
-        try await pane.type("stty -g > \(scratchFile("before")); echo READY")
-        try await pane.expectScreen("the shell did not answer") { $0.split(separator: "\n").contains(where: Self.isReadyLine) }
-        try await pane.type("\(E2E.shellQuoted(bin)) serve --audio null; echo \"EXIT=$?\"; stty -g > \(scratchFile("after"))")
-        try await pane.expectScreen("serve did not show its empty deck") { $0.contains("no notifications") }
+        defer {
+            E2E.remove(scratch)
+            try? FileManager.default.removeItem(atPath: runtime)
+        }
+        let (pane, bin, environment) = try await startServe(runtime: runtime, columns: 80, rows: 24, empty: "no notifications")
 
         let memo = try await run(bin, ["send", E2E.media("voice-memo.apns"), "--attach", E2E.media("voice-memo.m4a"), "--id", "memo"], environment: environment)
         #expect(memo.status == 0, "\(memo)")
@@ -49,22 +39,12 @@ extension TerminalCardTests {
 
     @Test("A pane 26 columns wide: app, title and body; a critical card on top marked; waiting cards listed; ? lists the keys; X dismisses all")
     func narrowDeck() async throws {
-        defer { E2E.remove(scratch) }
         let runtime = "/tmp/npd-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: runtime) }
-        let places = [
-            "XDG_STATE_HOME": scratch.appendingPathComponent("state").path, "XDG_RUNTIME_DIR": runtime,
-            "XDG_CONFIG_HOME": scratch.appendingPathComponent("config").path,
-        ]
-        var environment = E2E.childEnvironment
-        environment.merge(places) { _, new in new }
-        let pane = try await TmuxPane(columns: 26, rows: 30, environment: places)
-        let bin = try E2E.binary()
-        try await pane.type("stty -g > \(scratchFile("before")); echo READY")
-        try await pane.expectScreen("the shell did not answer") { $0.split(separator: "\n").contains(where: Self.isReadyLine) }
-        try await pane.type("\(E2E.shellQuoted(bin)) serve --audio null; echo \"EXIT=$?\"; stty -g > \(scratchFile("after"))")
-        try await pane.expectScreen("serve did not show its empty deck") { $0.contains("no notifi") }
+        defer {
+            E2E.remove(scratch)
+            try? FileManager.default.removeItem(atPath: runtime)
+        }
+        let (pane, bin, environment) = try await startServe(runtime: runtime, columns: 26, rows: 30, empty: "no notifi")
 
         let fire = scratch.appendingPathComponent("fire.apns")
         try #"{"aps":{"alert":{"title":"Fire alarm","body":"Leave now"},"interruption-level":"critical"}}"#
@@ -90,5 +70,27 @@ extension TerminalCardTests {
             history.stdoutText
                 == "fire  dismissed  notiplay  Fire alarm\nmemo  dismissed  notiplay  Voice memo from Sam\nnag  dismissed  notiplay  NagMe\n",
             "\(history)")
+    }
+
+    /// A `columns` × `rows` pane whose shell runs `notiplay serve --audio null` with XDG folders in
+    /// the scratch folder and `runtime`, once the empty deck (`empty`) shows; the binary, and the
+    /// environment a client needs to reach that server.
+    private func startServe(
+        runtime: String, columns: Int, rows: Int, empty: String
+    ) async throws -> (TmuxPane, String, [String: String]) {
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
+        let places = [
+            "XDG_STATE_HOME": scratch.appendingPathComponent("state").path, "XDG_RUNTIME_DIR": runtime,
+            "XDG_CONFIG_HOME": scratch.appendingPathComponent("config").path,
+        ]
+        var environment = E2E.childEnvironment
+        environment.merge(places) { _, new in new }
+        let pane = try await TmuxPane(columns: columns, rows: rows, environment: places)
+        let bin = try E2E.binary()
+        try await pane.type("stty -g > \(scratchFile("before")); echo READY")
+        try await pane.expectScreen("the shell did not answer") { $0.split(separator: "\n").contains(where: Self.isReadyLine) }
+        try await pane.type("\(E2E.shellQuoted(bin)) serve --audio null; echo \"EXIT=$?\"; stty -g > \(scratchFile("after"))")
+        try await pane.expectScreen("serve did not show its empty deck") { $0.contains(empty) }
+        return (pane, bin, environment)
     }
 }

@@ -93,13 +93,23 @@ extension CenterService {
     func armTimer() {
         timer?.cancel()
         timer = nil
-        guard !time.isVirtual, let next = schedule.nextDate else { return }
-        let delay = min(max(0, next.timeIntervalSince(time.now)), 60)
-        timer = Task { @MainActor [weak self] in
+        guard let next = schedule.nextDate else { return }
+        timer = wakeUp(at: next) { center in
+            center.timer = nil
+            center.fireDue()
+        }
+    }
+
+    /// On the system's time, a task that calls `body` at `date` (or in a minute, whichever is
+    /// sooner, so that a change of the system's clock is noticed); `nil` on a virtual time,
+    /// which moves only by ``advance(by:)``.
+    func wakeUp(at date: Date, _ body: @escaping @MainActor (CenterService) -> Void) -> Task<Void, Never>? {
+        guard !time.isVirtual else { return nil }
+        let delay = min(max(0, date.timeIntervalSince(time.now)), 60)
+        return Task { @MainActor [weak self] in
             try? await Task.sleep(for: .seconds(delay), tolerance: .zero)
             guard !Task.isCancelled, let self else { return }
-            self.timer = nil
-            self.fireDue()
+            body(self)
         }
     }
 }

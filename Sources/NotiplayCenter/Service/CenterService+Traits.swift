@@ -90,13 +90,10 @@ extension CenterService {
     func armExpiry() {
         expiryTimer?.cancel()
         expiryTimer = nil
-        guard !time.isVirtual, let next = live.values.compactMap(\.expires).min() else { return }
-        let delay = min(max(0, next.timeIntervalSince(time.now)), 60)
-        expiryTimer = Task { @MainActor [weak self] in
-            try? await Task.sleep(for: .seconds(delay), tolerance: .zero)
-            guard !Task.isCancelled, let self else { return }
-            self.expiryTimer = nil
-            self.expireDue()
+        guard let next = live.values.compactMap(\.expires).min() else { return }
+        expiryTimer = wakeUp(at: next) { center in
+            center.expiryTimer = nil
+            center.expireDue()
         }
     }
 }
