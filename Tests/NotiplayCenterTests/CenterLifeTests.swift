@@ -92,6 +92,23 @@ struct CenterLifeTests {
         await service.close()
     }
 
+    @Test("The shown card does not expire while a key was just pressed on it; it does once it is idle")
+    func heldWhileBusy() async throws {
+        traits.byIdentifier["brief"] = NotificationTraits(lifetime: .seconds(10))
+        let service = try center()
+        _ = try service.receive(Self.incoming("brief"))
+        clock.now = .seconds(50)
+        service.keyPressed()
+        _ = service.advance(by: 11)
+        #expect(try service.store.notification("brief")?.state == .delivered)
+        #expect(Self.shown(service) == "brief")
+        clock.now = .seconds(55)
+        _ = service.advance(by: 1)
+        #expect(try service.store.notification("brief")?.state == .expired)
+        #expect(Self.shown(service) == nil)
+        await service.close()
+    }
+
     @Test("A lifetime counts from delivery: after a restart past it, the card expires at once")
     func expiresAfterARestart() async throws {
         traits.byIdentifier["brief"] = NotificationTraits(lifetime: .seconds(10))

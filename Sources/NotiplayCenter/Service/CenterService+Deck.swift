@@ -178,9 +178,12 @@ extension CenterService {
         guard case .playback(let state, _, _) = event else { return }
         arrivalSounds?.mediaPlayingChanged(state == .started)
         let ended = state == .ended || state == .error
-        if deck.mediaChanged(playing: state == .started, ended: ended) {
-            // Not from inside the session's log: the old session closes.
-            Task { @MainActor [weak self] in self?.showCurrent() }
+        let moved = deck.mediaChanged(playing: state == .started, ended: ended)
+        // Not from inside the session's log: the old session closes.
+        Task { @MainActor [weak self] in
+            if moved { self?.showCurrent() }
+            // A card held on screen by its media may expire now.
+            if state != .started { self?.expireDue() }
         }
     }
 }

@@ -70,10 +70,15 @@ extension CenterService {
     // MARK: Expiry
 
     /// Removes, as expired, the delivered notifications whose time on screen has run out, then
-    /// waits for the next one.
+    /// waits for the next one. The shown card does not expire while it is busy (its media plays,
+    /// or a key was just pressed on it): its sound is heard to the end, and a card is never
+    /// taken from under a person's key; it expires once it is idle.
     func expireDue() {
         let now = time.now
-        let due = live.filter { $0.value.expires.map { $0 <= now } ?? false }.map(\.key).sorted()
+        var due = live.filter { $0.value.expires.map { $0 <= now } ?? false }.map(\.key).sorted()
+        let held = deck.isBusy(at: policyClock()) ? Set(deck.shown?.identifiers ?? []) : []
+        let deferred = due.contains(where: held.contains)
+        due.removeAll(where: held.contains)
         if !due.isEmpty {
             _ = try? remove(identifiers: due, states: [.delivered], reason: .expired)
             // Not in the store as delivered (a service extension still had it): gone all the same.
@@ -82,15 +87,19 @@ extension CenterService {
                 emit(.removed(identifiers: [identifier], reason: .expired))
             }
         }
-        armExpiry()
+        armExpiry(recheckingSoon: deferred)
     }
 
-    /// On the system's time, wakes up when the next notification expires; a virtual time
-    /// checks at each ``advance(by:)``.
-    func armExpiry() {
+    /// On the system's time, wakes up when the next notification expires (or in a second, when
+    /// the shown card's expiry waits for it to be idle); a virtual time checks at each
+    /// ``advance(by:)``.
+    func armExpiry(recheckingSoon: Bool = false) {
         expiryTimer?.cancel()
         expiryTimer = nil
-        guard let next = live.values.compactMap(\.expires).min() else { return }
+        let soon = recheckingSoon ? time.now.addingTimeInterval(1) : nil
+        guard let next = (live.values.compactMap(\.expires).filter { $0 > time.now } + [soon].compactMap { $0 }).min() else {
+            return
+        }
         expiryTimer = wakeUp(at: next) { center in
             center.expiryTimer = nil
             center.expireDue()
