@@ -155,6 +155,7 @@ struct CenterLifeTests {
         #expect(plain.deckStatus == "notiplay serve · no notifications · 1 for apps not served here (list shows them) · q quits")
         _ = try plain.receive(Self.incoming("mine"))
         #expect(Self.shown(plain) == "mine")
+        #expect(plain.deckStatus == "1 not served here")
         await plain.close()
 
         let again = try center(apps: [CenterService.App(definition: .standard, registry: .empty), other])

@@ -12,12 +12,13 @@ package import Notiplay
 extension CenterService {
     /// The line under the card, or what shows while there is none.
     package var deckStatus: String? {
+        let skipped = deck.unpresentable.count
         guard deck.shown != nil else {
-            let skipped = deck.unpresentable.count
             let held = skipped == 0 ? "" : " · \(skipped) for apps not served here (list shows them)"
             return "notiplay serve · no notifications\(held) · q quits"
         }
-        return deck.status
+        guard skipped > 0 else { return deck.status }
+        return [deck.status, "\(skipped) not served here"].compactMap { $0 }.joined(separator: " · ")
     }
 
     /// The cards waiting after the shown one, in the order `n` reaches them: each one's app,
