@@ -256,16 +256,16 @@ struct TerminalCardTests {
         try await expectRestored(pane, exit: expected)
     }
 
-    @Test("a pane narrower than 30 columns shows one compact line, not garbage")
+    @Test("a pane narrower than 30 columns shows the app, title, subtitle and body a line each, no frame, not garbage")
     func narrow() async throws {
         defer { E2E.remove(scratch) }
         let pane = try await TmuxPane(columns: 24, rows: 10)
         let bin = try E2E.binary()
         try await pane.type("\(E2E.shellQuoted(bin)) deliver \(E2E.shellQuoted(E2E.media("voice-memo.apns"))) --attach \(E2E.shellQuoted(E2E.media("voice-memo.m4a"))) --audio null; echo \"EXIT=$?\"")
-        let screen = try await pane.expectScreen("no compact line") { $0.contains("▶ ") }
+        let screen = try await pane.expectScreen("no compact card") { $0.contains("Press space to listen.") }
         let text = try #require(screen)
         let lines = text.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
-        #expect(lines.count == 1, "\(text)")
+        #expect(lines.map { $0.trimmingCharacters(in: .whitespaces) } == ["▶ notiplay · now", "Voice memo from Sam", "6 seconds", "Press space to listen."], "\(text)")
         try await pane.keys("q")
         #expect(try await pane.waitForScreen { Self.exitLine($0) == "EXIT=0" } != nil)
     }
