@@ -226,9 +226,9 @@ struct ServeCommand: AsyncParsableCommand {
 
 extension CenterService: CardDeck {
     /// The waiting cards as the terminal lists them, aged on the center's time.
-    package var queuedCards: [QueuedCard] {
+    package func queuedCards(limit: Int) -> [QueuedCard] {
         let now = time.now
-        return waitingCards.map {
+        return waitingCards(limit: limit).map {
             QueuedCard(app: $0.app, title: $0.title, age: now.timeIntervalSince($0.arrived), critical: $0.critical)
         }
     }

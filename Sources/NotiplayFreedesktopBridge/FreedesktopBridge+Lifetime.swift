@@ -54,6 +54,6 @@ extension FreedesktopBridge: NotificationTraitSource {
         return NotificationTraits(
             category: found.actions.category(identifier: identifier), startsMedia: found.sound != nil,
             lifetime: found.expireTimeout.map { .milliseconds(Int64($0)) }, transient: found.transient,
-            defaultAction: found.actions.defaultActionLabel.map { $0.isEmpty ? "open" : $0 })
+            defaultAction: found.actions.defaultActionLabel.map { $0.isEmpty ? "open" : $0 }, sender: found.app)
     }
 }

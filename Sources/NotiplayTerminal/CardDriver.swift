@@ -41,8 +41,8 @@ package protocol CardDeck: AnyObject {
     func keyPressed()
     /// Every card was dismissed at once (`X`): the deck shows none.
     func dismissAll()
-    /// The cards waiting after the shown one, in the order `n` reaches them.
-    var queuedCards: [QueuedCard] { get }
+    /// The first `limit` cards waiting after the shown one, in the order `n` reaches them.
+    func queuedCards(limit: Int) -> [QueuedCard]
     /// Whether the shown card is critical: drawn so that it stands out.
     var shownIsCritical: Bool { get }
     /// Warnings about the shown card (its sound cannot play), for its dim status line.

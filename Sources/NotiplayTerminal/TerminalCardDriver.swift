@@ -288,7 +288,7 @@ private final class TerminalCardScreen {
             deckStatus = deck.deckStatus
             cardNotice = deck.shownNotice.map { TerminalText.clean($0) }
             hint = deck.shownHint.map { TerminalText.clean($0) }
-            queued = deck.queuedCards
+            queued = deck.queuedCards(limit: size.rows)
             critical = deck.shownIsCritical
         }
         guard let session else {

@@ -107,6 +107,29 @@ struct CenterDeckTests {
         #expect(deck.shown?.shown == "s3")
     }
 
+    @Test("Media cut off by a critical arrival plays again after it, then a sound that waited; dismissal never strands a sound")
+    func criticalCutsMedia() {
+        var deck = CenterDeck()
+        _ = deck.arrive(arrival("memo", media: true), at: .zero)
+        #expect(starts(&deck))
+        _ = deck.mediaChanged(playing: true, ended: false)
+        _ = deck.arrive(arrival("chime", media: true), at: .seconds(1))
+        #expect(deck.arrive(arrival("fire", critical: true), at: .seconds(2)) == .shown)
+        // Fire has no media: dismissing it shows the oldest card whose media waits, and starts it.
+        #expect(deck.dismissShown()?.shown == "memo")
+        #expect(starts(&deck))
+        _ = deck.mediaChanged(playing: true, ended: false)
+        #expect(changed(&deck, playing: false, ended: true))
+        #expect(deck.shown?.shown == "chime")
+        #expect(starts(&deck))
+        // Dismissed while a sound waits behind it: the sound's card shows, not the next by position.
+        _ = deck.mediaChanged(playing: true, ended: false)
+        _ = deck.arrive(arrival("later", media: true), at: .seconds(3))
+        _ = deck.arrive(arrival("quiet"), at: .seconds(3))
+        #expect(deck.dismissShown()?.shown == "later")
+        #expect(starts(&deck))
+    }
+
     @Test("A card of an app the server does not present never shows and never blocks")
     func unpresentable() {
         var deck = CenterDeck()

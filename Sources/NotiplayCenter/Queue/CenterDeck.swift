@@ -7,8 +7,9 @@
 /// - A critical arrival goes ahead of every non-critical card: it takes the screen from a
 ///   non-critical card even when that one is busy, and waits only behind a busy critical one.
 /// - A card whose media should start by itself (a desktop notification's `sound-file`) and had
-///   to wait shows, and starts, when the media ahead of it ends: no key needed, so three in a row
-///   are heard one after another, in the order they came.
+///   to wait shows, and starts, when the media ahead of it ends, or when the card ahead of it
+///   goes: no key needed, so three in a row are heard one after another, in the order they came.
+///   Media a critical arrival cut off plays again in its turn.
 /// - A card the server cannot present (its app is not registered here) never blocks: it stays
 ///   listed behind the others and is never shown, so a server that can present it shows it.
 ///
@@ -169,6 +170,8 @@ public struct CenterDeck: Sendable, Equatable {
         let busy = isBusy(at: now)
         let takes = new.critical ? (!current.critical || !busy) : (!current.critical && !busy)
         if takes {
+            // Media cut off by a critical arrival plays again, in its turn, once it is over.
+            if mediaPlaying { cards[index].startsMedia = true }
             let at = new.critical ? 0 : cards.prefix { $0.critical && $0.presentable }.count
             cards.insert(new, at: at)
             shownIndex = at
@@ -205,9 +208,7 @@ public struct CenterDeck: Sendable, Equatable {
     /// (the oldest such); returns whether the shown card changed.
     public mutating func mediaChanged(playing: Bool, ended: Bool) -> Bool {
         mediaPlaying = playing
-        guard !playing, ended else { return false }
-        let candidates = cards.indices.filter { $0 != shownIndex && cards[$0].presentable && cards[$0].startsMedia }
-        guard let next = candidates.min(by: { cards[$0].order < cards[$1].order }) else { return false }
+        guard !playing, ended, let next = oldestWaitingForMedia() else { return false }
         shownIndex = next
         lastKey = nil
         return true
@@ -305,10 +306,18 @@ public struct CenterDeck: Sendable, Equatable {
         return cards[index]
     }
 
-    /// Shows the first card this server presents at `index` or after it, else before it.
+    /// The oldest card, other than the shown one, whose media waits to start.
+    private func oldestWaitingForMedia() -> Int? {
+        cards.indices.filter { $0 != shownIndex && cards[$0].presentable && cards[$0].startsMedia }
+            .min { cards[$0].order < cards[$1].order }
+    }
+
+    /// The shown card went: the oldest card whose media waits shows (its sound is heard now
+    /// rather than stranded), else the first card this server presents at `index` or after it,
+    /// else before it.
     private mutating func showPresentable(from index: Int) {
         let order = Array(cards.indices[min(index, cards.count)...]) + cards.indices[..<min(index, cards.count)].reversed()
-        shownIndex = order.first { cards[$0].presentable }
+        shownIndex = oldestWaitingForMedia() ?? order.first { cards[$0].presentable }
         lastKey = nil
         mediaPlaying = false
     }

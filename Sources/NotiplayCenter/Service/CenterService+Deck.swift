@@ -21,15 +21,17 @@ extension CenterService {
         return [deck.status, "\(skipped) not served here"].compactMap { $0 }.joined(separator: " · ")
     }
 
-    /// The cards waiting after the shown one, in the order `n` reaches them: each one's app,
-    /// title and when it arrived.
-    package var waitingCards: [WaitingCard] {
-        deck.waiting.map { card in
+    /// The first `limit` cards waiting after the shown one, in the order `n` reaches them: each
+    /// one's app, title and when it arrived (the terminal asks at every frame, for as many as
+    /// its pane shows).
+    package func waitingCards(limit: Int) -> [WaitingCard] {
+        deck.waiting.prefix(max(0, limit)).map { card in
             let notification = live[card.shown]?.notification
+            let sender = live[card.shown]?.traits.sender
             let content = notification?.request.content
             let title = [content?.title, content?.body].compactMap { $0 }.first { !$0.isEmpty } ?? card.shown
             return WaitingCard(
-                identifier: card.shown, app: card.app, title: title, critical: card.critical,
+                identifier: card.shown, app: sender ?? card.app, title: title, critical: card.critical,
                 arrived: notification?.date ?? time.now)
         }
     }

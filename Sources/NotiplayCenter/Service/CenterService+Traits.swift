@@ -20,17 +20,21 @@ package struct NotificationTraits: Sendable, Equatable {
     package var transient: Bool
     /// What its default action (Enter) is called, when it has one.
     package var defaultAction: String?
+    /// The program that sent it, as its card's header names it, when that is not its app (a
+    /// desktop notification's `app_name`).
+    package var sender: String?
 
     /// Traits: by default none of these.
     package init(
         category: UNNotificationCategory? = nil, startsMedia: Bool = false, lifetime: Duration? = nil, transient: Bool = false,
-        defaultAction: String? = nil
+        defaultAction: String? = nil, sender: String? = nil
     ) {
         self.category = category
         self.startsMedia = startsMedia
         self.lifetime = lifetime
         self.transient = transient
         self.defaultAction = defaultAction
+        self.sender = sender
     }
 }
 
@@ -72,13 +76,16 @@ extension CenterService {
     /// Removes, as expired, the delivered notifications whose time on screen has run out, then
     /// waits for the next one. The shown card does not expire while it is busy (its media plays,
     /// or a key was just pressed on it): its sound is heard to the end, and a card is never
-    /// taken from under a person's key; it expires once it is idle.
+    /// taken from under a person's key; it expires once it is idle. A card whose media waits to
+    /// start does not expire before it has played.
     func expireDue() {
         let now = time.now
         var due = live.filter { $0.value.expires.map { $0 <= now } ?? false }.map(\.key).sorted()
         let held = deck.isBusy(at: policyClock()) ? Set(deck.shown?.identifiers ?? []) : []
         let deferred = due.contains(where: held.contains)
-        due.removeAll(where: held.contains)
+        // Its turn comes when the media ahead ends, which checks again.
+        let unheard = Set(deck.cards.filter(\.startsMedia).flatMap(\.identifiers))
+        due.removeAll { held.contains($0) || unheard.contains($0) }
         if !due.isEmpty {
             _ = try? remove(identifiers: due, states: [.delivered], reason: .expired)
             // Not in the store as delivered (a service extension still had it): gone all the same.

@@ -170,6 +170,16 @@ package final class CenterService {
     /// `payload` is its payload decoded already, when the caller had to decode it (it is not
     /// decoded again).
     package func receive(_ incoming: IncomingNotification, payload: APNsPayload? = nil) throws(CenterServiceError) -> StoredNotification {
+        do {
+            return try store(incoming, payload: payload)
+        } catch {
+            // Warnings told before it came (a desktop notification's mapping) go with it.
+            pendingNotes[incoming.identifier] = nil
+            throw error
+        }
+    }
+
+    private func store(_ incoming: IncomingNotification, payload: APNsPayload?) throws(CenterServiceError) -> StoredNotification {
         guard let name = appName(matching: incoming.app) else {
             throw .unknownApp(incoming.app, known: appNames)
         }
