@@ -41,8 +41,8 @@ extension FreedesktopBridge {
     }
 }
 
-/// What a freedesktop notification's card needs beyond its payload, read from the payload's
-/// `freedesktop` object: the same on arrival and after a restart.
+/// What a freedesktop notification's card needs beyond its payload, from the payload's
+/// `freedesktop` object: given with it on arrival, read back from its payload after a restart.
 extension FreedesktopBridge: NotificationTraitSource {
     package func traits(of notification: UNNotification, app: String) -> NotificationTraits? {
         let content = notification.request.content
@@ -51,9 +51,14 @@ extension FreedesktopBridge: NotificationTraitSource {
         else { return nil }
         extras[found.id] = found
         let identifier = content.categoryIdentifier.isEmpty ? FreedesktopIDs.categoryIdentifier(for: found.id) : content.categoryIdentifier
-        return NotificationTraits(
-            category: found.actions.category(identifier: identifier), startsMedia: found.sound != nil,
-            lifetime: found.expireTimeout.map { .milliseconds(Int64($0)) }, transient: found.transient,
-            defaultAction: found.actions.defaultActionLabel.map { $0.isEmpty ? "open" : $0 }, sender: found.app)
+        return Self.traits(of: found, category: found.actions.category(identifier: identifier))
+    }
+
+    /// The traits of a notification with `extras`, its buttons under `category`.
+    static func traits(of extras: FreedesktopExtras, category: UNNotificationCategory?) -> NotificationTraits {
+        NotificationTraits(
+            category: category, startsMedia: extras.sound != nil,
+            lifetime: extras.expireTimeout.map { .milliseconds(Int64($0)) }, transient: extras.transient,
+            defaultAction: extras.actions.defaultActionLabel.map { $0.isEmpty ? "open" : $0 }, sender: extras.app)
     }
 }

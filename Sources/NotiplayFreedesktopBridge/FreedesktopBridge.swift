@@ -126,21 +126,25 @@ package final class FreedesktopBridge {
         }
         let assignment = ids.assign(replacing: notify.replacesID)
         reserve(assignment.id)
-        let mapped = mapping.map(notify, id: assignment.id)
+        var mapped = mapping.map(notify, id: assignment.id)
         for warning in mapped.warnings {
-            service.warn(FreedesktopIDs.identifier(for: assignment.id), key: warning.key, message: warning.message)
+            service.warn(mapped.identifier, key: warning.key, message: warning.message)
         }
         let app = mapped.desktopEntry.flatMap { service.appName(matching: $0) } ?? defaultApp
-        let presented = presentation(of: mapped, for: app)
+        present(&mapped, for: app)
+        let (json, payload) = mapped.encodedPayload
+        let before = extras[assignment.id]
+        // Known before the center shows its card, which may end at once (and close it).
+        extras[assignment.id] = mapped.extras
         do {
             let incoming = IncomingNotification(
-                identifier: mapped.identifier, app: app, payload: presented.payload,
-                categoryIdentifier: presented.categoryIdentifier,
+                identifier: mapped.identifier, app: app, payload: json, categoryIdentifier: mapped.categoryIdentifier,
                 attachments: try CenterService.incoming(mapped.attachments), sender: call.sender)
-            _ = try service.receive(incoming)
+            _ = try service.receive(incoming, payload: payload, traits: Self.traits(of: mapped.extras, category: mapped.category))
         } catch {
             // Nothing stored: the id is free again, unless it names a notification still live.
-            if extras[assignment.id] == nil { ids.release(assignment.id) }
+            extras[assignment.id] = before
+            if before == nil { ids.release(assignment.id) }
             respond(.error(.failed("the notification could not be stored: \(error)")))
             return
         }

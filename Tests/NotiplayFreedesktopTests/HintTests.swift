@@ -5,7 +5,7 @@ import Testing
 @Suite struct HintTests {
     let mapping = FreedesktopMapping(options: .init(dataDirectories: []))
 
-    func content(_ hints: [String: HintValue], summary: String = "Hello", body: String = "") -> FreedesktopContent {
+    func content(_ hints: [String: HintValue], summary: String = "Hello", body: String = "") -> FreedesktopMapped {
         mapping.content(for: FreedesktopNotify(summary: summary, body: body, hints: hints), id: 1)
     }
 

@@ -40,13 +40,13 @@ extension CenterService {
     }
 
     /// Decodes `stored` once (or takes `payload`, decoded already when it was received), asks its
-    /// traits, and keeps both while it lives.
+    /// traits (unless `given`), and keeps both while it lives.
     @discardableResult
-    func remember(_ stored: StoredNotification, payload: APNsPayload? = nil) -> UNNotification? {
+    func remember(_ stored: StoredNotification, payload: APNsPayload? = nil, traits given: NotificationTraits? = nil) -> UNNotification? {
         let delivery = delivery(of: stored, payload: payload)
         let notification = delivery?.notification
-        var traits = NotificationTraits()
-        if let notification {
+        var traits = given ?? NotificationTraits()
+        if given == nil, let notification {
             for source in traitSources {
                 if let found = source.traits(of: notification, app: stored.app) {
                     traits = found

@@ -167,11 +167,14 @@ package final class CenterService {
     /// shown card when it is of its thread, else waiting. A notification a service extension
     /// applies to is queued once the extension has finished (see ``serviceConfiguration``).
     /// Throws before anything is stored when the app is unknown.
-    /// `payload` is its payload decoded already, when the caller had to decode it (it is not
-    /// decoded again).
-    package func receive(_ incoming: IncomingNotification, payload: APNsPayload? = nil) throws(CenterServiceError) -> StoredNotification {
+    /// `payload` is its payload decoded already, when the caller had to decode it or built it
+    /// (it is not decoded again); `traits`, what its card needs beyond its payload, when the
+    /// caller knows them (the trait sources are not asked then).
+    package func receive(
+        _ incoming: IncomingNotification, payload: APNsPayload? = nil, traits: NotificationTraits? = nil
+    ) throws(CenterServiceError) -> StoredNotification {
         do {
-            return try store(incoming, payload: payload)
+            return try store(incoming, payload: payload, traits: traits)
         } catch {
             // Warnings told before it came (a desktop notification's mapping) go with it.
             pendingNotes[incoming.identifier] = nil
@@ -179,7 +182,9 @@ package final class CenterService {
         }
     }
 
-    private func store(_ incoming: IncomingNotification, payload: APNsPayload?) throws(CenterServiceError) -> StoredNotification {
+    private func store(
+        _ incoming: IncomingNotification, payload: APNsPayload?, traits: NotificationTraits?
+    ) throws(CenterServiceError) -> StoredNotification {
         guard let name = appName(matching: incoming.app) else {
             throw .unknownApp(incoming.app, known: appNames)
         }
@@ -206,15 +211,15 @@ package final class CenterService {
         } else {
             // Delivered now, it replaces a pending request with its identifier.
             unscheduled([stored.identifier])
-            arrived(stored, payload: payload)
+            arrived(stored, payload: payload, traits: traits)
         }
         return stored
     }
 
     /// A notification delivered now (sent, or its trigger fired): decoded once, through its
     /// app's service extension when one applies, then queued.
-    func arrived(_ stored: StoredNotification, payload: APNsPayload? = nil) {
-        let notification = remember(stored, payload: payload)
+    func arrived(_ stored: StoredNotification, payload: APNsPayload? = nil, traits: NotificationTraits? = nil) {
+        let notification = remember(stored, payload: payload, traits: traits)
         if let app = apps[stored.app], let delivery = live[stored.identifier]?.delivery,
             runServiceStage(stored, delivery: delivery, app: app)
         {

@@ -7,7 +7,28 @@ extension UNNotificationContent {
     /// `thread-id`, `interruption-level`, `relevance-score`, `target-content-id`,
     /// `filter-criteria`) plus the original `aps`'s `content-available`. `mutable-content` is
     /// left out: the service extension has run. Attachments are not part of a payload.
-    public var payloadJSON: String {
+    public var payloadJSON: String { JSONValue.object(payloadObject).jsonText }
+
+    /// The content as the payload to store and as ``PayloadDecoder`` reads that payload back, made
+    /// at once without parsing the text: for a host that builds a notification's content itself
+    /// (the desktop bridge) and hands the center both.
+    public var encodedPayload: (json: String, payload: APNsPayload) {
+        let object = payloadObject
+        let json = JSONValue.object(object).jsonText
+        let decoded = UNMutableNotificationContent(self)
+        decoded.attachments = []
+        decoded.jsonUserInfo = object
+        let available = object["aps"]?["content-available"] == .integer(1)
+        return (
+            json,
+            APNsPayload(
+                content: decoded.content, mutableContent: false, contentAvailable: available, simulatorTargetBundle: nil,
+                byteCount: json.utf8.count, warnings: [])
+        )
+    }
+
+    /// The payload's top-level object: `userInfo` with `aps` made from the fields.
+    private var payloadObject: JSONObject {
         var root = jsonUserInfo
         var aps = JSONObject()
         var alert = JSONObject()
@@ -26,7 +47,7 @@ extension UNNotificationContent {
         if let filterCriteria { aps["filter-criteria"] = .string(filterCriteria) }
         if let available = jsonUserInfo["aps"]?["content-available"] { aps["content-available"] = available }
         root["aps"] = .object(aps)
-        return JSONValue.object(root).jsonText
+        return root
     }
 
     /// `"default"`, a file name, or the critical form `{"critical": 1, "name": …, "volume": …}`.

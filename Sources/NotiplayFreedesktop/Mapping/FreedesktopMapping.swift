@@ -4,7 +4,7 @@ public import NotiplayCore
 ///
 /// ``map(_:id:)`` does it all; it is ``content(for:id:)`` (pure: no files, no environment),
 /// then ``FreedesktopSoundResolver`` (which looks at the sound files), then
-/// ``FreedesktopContent/completed(with:)`` (pure). <doc:Mapping> has the table of
+/// ``FreedesktopMapped/complete(with:)`` (pure). <doc:Mapping> has the table of
 /// every argument and hint.
 public struct FreedesktopMapping: Sendable {
     /// What the server decides for every notification.
@@ -52,16 +52,17 @@ public struct FreedesktopMapping: Sendable {
     /// attachment, the category to register, and every warning. Looks at the sound files the
     /// hints name (and only at them); never fails.
     public func map(_ notify: FreedesktopNotify, id: UInt32) -> FreedesktopMapped {
-        let content = content(for: notify, id: id)
+        var mapped = content(for: notify, id: id)
         let resolver = FreedesktopSoundResolver(
             theme: SoundTheme(dataDirectories: options.dataDirectories),
             validator: AttachmentValidator(limits: options.attachmentLimits),
             playsDefaultSound: options.playsDefaultSound)
-        return content.completed(with: resolver.resolve(content.soundRequest))
+        mapped.complete(with: resolver.resolve(mapped.soundRequest))
+        return mapped
     }
 
     /// The notification without its sound files looked at: pure.
-    public func content(for notify: FreedesktopNotify, id: UInt32) -> FreedesktopContent {
+    public func content(for notify: FreedesktopNotify, id: UInt32) -> FreedesktopMapped {
         var warnings: [Diagnostic] = []
         var hints = HintReader(notify.hints)
 
@@ -120,7 +121,7 @@ public struct FreedesktopMapping: Sendable {
 
         let expiry = expiry(notify.expireTimeout, level: level, warnings: &warnings)
         extras.expireTimeout = expiry.milliseconds
-        return FreedesktopContent(
+        return FreedesktopMapped(
             id: id, title: title, body: styled, interruptionLevel: level, extras: extras, soundRequest: sound,
             expiry: expiry, warnings: hints.warnings + warnings)
     }
