@@ -253,7 +253,7 @@ enum CenterOutput {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
             encoder.dateEncodingStrategy = .iso8601
-            text = String(decoding: try encoder.encode(notifications), as: UTF8.self) + "\n"
+            text = JSONWriter.escapingUnsafeScalars(String(decoding: try encoder.encode(notifications), as: UTF8.self)) + "\n"
         } else {
             text = notifications.map { summary in
                 let title = summary.title ?? summary.body ?? ""

@@ -76,7 +76,8 @@ public enum JSONWriter {
         }
     }
 
-    /// Appends `v` as a quoted JSON string, escaping quotes, backslashes and control characters.
+    /// Appends `v` as a quoted JSON string, escaping quotes, backslashes and every scalar
+    /// ``mustEscape(_:)`` names.
     public static func appendString(_ v: String, to s: inout String) {
         s += "\""
         for scalar in v.unicodeScalars {
@@ -87,16 +88,40 @@ public enum JSONWriter {
             case "\r": s += "\\r"
             case "\t": s += "\\t"
             default:
-                if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
-                    || scalar.value == 0x2028 || scalar.value == 0x2029
-                {
-                    let hex = String(scalar.value, radix: 16)
-                    s += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    s.unicodeScalars.append(scalar)
-                }
+                if mustEscape(scalar.value) { appendEscape(scalar.value, to: &s) } else { s.unicodeScalars.append(scalar) }
             }
         }
         s += "\""
+    }
+
+    /// Whether notiplay writes the scalar `v` as `\uXXXX` in every JSON text it writes, although
+    /// JSON allows some of them raw: C0 and C1 controls and DEL (a terminal acts on them), the
+    /// line and paragraph separators (JavaScript reads them as line ends), and bidirectional
+    /// controls (they make a line shown on a terminal appear to say something else).
+    public static func mustEscape(_ v: UInt32) -> Bool {
+        v < 0x20 || v == 0x7F || (0x80...0x9F).contains(v) || v == 0x2028 || v == 0x2029 || TerminalText.isBidiControl(v)
+    }
+
+    /// `json`, JSON text written by someone else (a stored payload, Foundation's encoder), with
+    /// every scalar ``mustEscape(_:)`` names written as `\uXXXX`. Valid JSON holds such a scalar
+    /// only inside a string, where the escape means the same (tabs and line breaks, which it holds
+    /// only between tokens, stay); text without any is returned as it is.
+    public static func escapingUnsafeScalars(_ json: String) -> String {
+        guard json.unicodeScalars.contains(where: { mustEscapeInText($0.value) }) else { return json }
+        var s = ""
+        s.reserveCapacity(json.utf8.count + 16)
+        for scalar in json.unicodeScalars {
+            if mustEscapeInText(scalar.value) { appendEscape(scalar.value, to: &s) } else { s.unicodeScalars.append(scalar) }
+        }
+        return s
+    }
+
+    private static func mustEscapeInText(_ v: UInt32) -> Bool {
+        v != 0x09 && v != 0x0A && v != 0x0D && mustEscape(v)
+    }
+
+    private static func appendEscape(_ v: UInt32, to s: inout String) {
+        let hex = String(v, radix: 16)
+        s += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
     }
 }

@@ -82,7 +82,9 @@ public enum TerminalText {
 
     private enum State { case text, escape, escapeIntermediate, csi, string, stringEscape }
 
-    private static func isBidiControl(_ v: UInt32) -> Bool {
+    /// Whether `v` is a bidirectional mark, embedding, override or isolate: invisible, and able
+    /// to make a line appear to say something else.
+    static func isBidiControl(_ v: UInt32) -> Bool {
         (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v) || v == 0x200E || v == 0x200F
             || v == 0x061C
     }

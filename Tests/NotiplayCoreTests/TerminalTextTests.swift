@@ -62,6 +62,20 @@ import Testing
         #expect(line.json == #"{"event":"error","t":1.234568,"message":"bad \"x\"\n\u001b","code":-17}"#)
     }
 
+    @Test("Bidi controls, C1 controls and DEL are written as \\uXXXX, in strings and in others' JSON text")
+    func bidiAndC1AreEscaped() throws {
+        var s = ""
+        JSONWriter.appendString("a\u{202E}b\u{2066}c\u{9B}d\u{7F}e\u{200F}", to: &s)
+        #expect(s == #""a\u202eb\u2066c\u009bd\u007fe\u200f""#)
+        // Pretty JSON written by someone else: its line breaks and tabs stay (they are between
+        // tokens), what is inside its strings is escaped, and it reads back the same.
+        let pretty = "{\n\t\"k\": \"x\u{202E}y\u{85}\",\r\n\t\"n\": 1\n}"
+        let escaped = JSONWriter.escapingUnsafeScalars(pretty)
+        #expect(escaped == "{\n\t\"k\": \"x\\u202ey\\u0085\",\r\n\t\"n\": 1\n}")
+        #expect(try JSONParser.parse(Array(escaped.utf8)) == JSONParser.parse(Array(pretty.utf8)))
+        #expect(JSONWriter.escapingUnsafeScalars("{\"plain\": \"é ü\"}") == "{\"plain\": \"é ü\"}")
+    }
+
     @Test func numbers() {
         var s = ""
         JSONWriter.appendNumber(2, to: &s)

@@ -105,6 +105,16 @@ struct JSONChunkWriter: ~Copyable {
         copy(utf8)
     }
 
+    /// Writes the JSON text `utf8` (a stored payload) with the scalars ``JSONWriter`` escapes
+    /// written as `\uXXXX` (at most three bytes out per byte in). ASCII text is copied whole.
+    mutating func json(utf8: UnsafeRawBufferPointer) {
+        if !utf8.contains(where: { $0 >= 0x80 || $0 == 0x7F }) {
+            copy(utf8)
+        } else {
+            raw(string: JSONWriter.escapingUnsafeScalars(String(decoding: utf8, as: UTF8.self)))
+        }
+    }
+
     /// Writes the UTF-8 text `utf8` as a quoted JSON string, escaped as ``JSONWriter`` does (at
     /// most six bytes out per byte in, and two quotes). Text with nothing to escape is copied whole.
     mutating func quoted(utf8: UnsafeRawBufferPointer) {

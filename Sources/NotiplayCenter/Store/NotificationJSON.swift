@@ -123,8 +123,8 @@ enum NotificationJSON {
 
     private static func json(_ field: Text, of source: some Source, to out: inout JSONChunkWriter) throws {
         try source.withJSONText(field) { utf8 in
-            try out.reserve((utf8?.count ?? 0) + slack)
-            if let utf8 { out.raw(utf8: utf8) } else { out.raw("null") }
+            try out.reserve(3 * (utf8?.count ?? 0) + slack)
+            if let utf8 { out.json(utf8: utf8) } else { out.raw("null") }
         }
     }
 
