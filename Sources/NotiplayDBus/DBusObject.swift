@@ -68,14 +68,20 @@ package struct DBusMethodCall: Sendable, Hashable {
     package var member: String
     /// The arguments, in order.
     package var arguments: [DBusValue]
+    /// The strings of ``arguments`` that were cut to ``DBusLimits/maximumStringBytes``.
+    package var cutStrings: [DBusStringCut]
 
     /// A call with these header fields and arguments.
-    package init(sender: String?, path: String, interface: String?, member: String, arguments: [DBusValue]) {
+    package init(
+        sender: String?, path: String, interface: String?, member: String, arguments: [DBusValue],
+        cutStrings: [DBusStringCut] = []
+    ) {
         self.sender = sender
         self.path = path
         self.interface = interface
         self.member = member
         self.arguments = arguments
+        self.cutStrings = cutStrings
     }
 }
 

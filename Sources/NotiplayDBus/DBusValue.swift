@@ -103,12 +103,44 @@ extension [DBusValue] {
     package var signature: String { map { $0.signature ?? "" }.joined() }
 }
 
-/// How much of an untrusted message is read: beyond these, a method call is refused with
-/// `org.freedesktop.DBus.Error.InvalidArgs` before its handler sees it, so a hostile client cannot
-/// make the server hold much more than the message itself (libdbus bounds a message at 128 MiB).
+/// How much of an untrusted message is read, so a hostile client cannot make the server hold much
+/// more than the message itself (libdbus bounds a message at 128 MiB): a longer string is cut, a
+/// longer array refused with `org.freedesktop.DBus.Error.InvalidArgs` before its handler sees it.
 package enum DBusLimits {
-    /// The longest string read, in UTF-8 bytes (64 KiB).
+    /// The longest string kept, in UTF-8 bytes (64 KiB): a longer one is cut to its longest prefix
+    /// within them that ends on a character, and the cut is recorded
+    /// (``DBusMethodCall/cutStrings``); an object path that long is refused.
     package static let maximumStringBytes = 65_536
     /// The most elements of an array (or entries of a dictionary) read.
     package static let maximumArrayElements = 10_000
+}
+
+/// A string of a method call's arguments that was longer than ``DBusLimits/maximumStringBytes``,
+/// and was cut to them.
+package struct DBusStringCut: Sendable, Hashable {
+    /// Where the string is in its argument.
+    package enum Place: Sendable, Hashable {
+        /// The argument is the string.
+        case whole
+        /// The element at this index of an array of strings.
+        case element(Int)
+        /// The name of an entry of a dictionary (the entry was left out: a cut name names nothing).
+        case entryKey
+        /// The string value of the entry named `key` of a dictionary.
+        case entryValue(key: String)
+    }
+
+    /// The argument's index.
+    package var argument: Int
+    /// Where in the argument.
+    package var place: Place
+    /// How long the string was, in UTF-8 bytes.
+    package var byteCount: Int
+
+    /// A record of a cut string.
+    package init(argument: Int, place: Place, byteCount: Int) {
+        self.argument = argument
+        self.place = place
+        self.byteCount = byteCount
+    }
 }

@@ -23,14 +23,21 @@ enum TypeCode {
 }
 
 /// Reads a message's arguments as ``DBusValue``s through libdbus's iterators, within
-/// ``DBusLimits``: a string or an array over them throws `InvalidArgs` as soon as it is seen, before
-/// it is copied.
+/// ``DBusLimits``: an array over them throws `InvalidArgs` as soon as it is seen; a string over them
+/// is cut (only its first bytes are copied), and the cut recorded.
 ///
 /// libdbus validates every message it receives (types, nesting, UTF-8) before handing it over; the
 /// reader asks each iterator for its type before reading it, as libdbus requires.
 enum MessageReader {
     /// All arguments of `message`.
     static func arguments(of message: OpaquePointer) throws(DBusFailure) -> [DBusValue] {
+        var cuts: [DBusStringCut] = []
+        return try arguments(of: message, cuts: &cuts)
+    }
+
+    /// All arguments of `message`; the strings cut to ``DBusLimits/maximumStringBytes`` are added to
+    /// `cuts`.
+    static func arguments(of message: OpaquePointer, cuts: inout [DBusStringCut]) throws(DBusFailure) -> [DBusValue] {
         var iterator = DBusMessageIter()
         guard dbus_message_iter_init(message, &iterator) != 0 else { return [] }
         var values: [DBusValue] = []
@@ -38,20 +45,37 @@ enum MessageReader {
             guard values.count < DBusLimits.maximumArrayElements else {
                 throw .invalidArgs("more than \(DBusLimits.maximumArrayElements) arguments")
             }
-            values.append(try value(&iterator))
+            var reader = Cuts(argument: values.count)
+            values.append(try value(&iterator, &reader))
+            cuts += reader.found
         } while dbus_message_iter_next(&iterator) != 0
         return values
     }
 
+    /// Where in an argument the reader is, and the strings it cut there.
+    private struct Cuts {
+        let argument: Int
+        var found: [DBusStringCut] = []
+
+        mutating func note(_ byteCount: Int?, _ place: DBusStringCut.Place) {
+            if let byteCount { found.append(DBusStringCut(argument: argument, place: place, byteCount: byteCount)) }
+        }
+    }
+
     /// The value the iterator is at.
-    private static func value(_ iterator: inout DBusMessageIter) throws(DBusFailure) -> DBusValue {
+    private static func value(_ iterator: inout DBusMessageIter, _ cuts: inout Cuts) throws(DBusFailure) -> DBusValue {
         let type = dbus_message_iter_get_arg_type(&iterator)
+        if type == TypeCode.string {
+            let (text, cut) = string(&iterator)
+            cuts.note(cut, .whole)
+            return .string(text)
+        }
         if let basic = try basicValue(&iterator, type: type) { return basic }
         if type == TypeCode.array {
             let element = dbus_message_iter_get_element_type(&iterator)
-            if element == TypeCode.string { return .strings(try strings(&iterator)) }
+            if element == TypeCode.string { return .strings(try strings(&iterator, &cuts)) }
             if element == TypeCode.dictEntry, signature(&iterator) == "a{sv}" {
-                return .variants(try variants(&iterator))
+                return .variants(try variants(&iterator, &cuts))
             }
         }
         return .unsupported(signature: signature(&iterator))
@@ -60,8 +84,8 @@ enum MessageReader {
     /// The value the iterator is at when it has a basic type this layer reads, else `nil`.
     private static func basicValue(_ iterator: inout DBusMessageIter, type: Int32) throws(DBusFailure) -> DBusValue? {
         switch type {
-        case TypeCode.string: return .string(try string(&iterator))
-        case TypeCode.objectPath: return .objectPath(try string(&iterator))
+        case TypeCode.string: return .string(string(&iterator).text)
+        case TypeCode.objectPath: return .objectPath(try objectPath(&iterator))
         case TypeCode.byte: return .byte(fixed(&iterator, UInt8(0)))
         case TypeCode.bool: return .bool(fixed(&iterator, dbus_bool_t(0)) != 0)
         case TypeCode.int16: return .int16(fixed(&iterator, Int16(0)))
@@ -82,28 +106,40 @@ enum MessageReader {
         return number
     }
 
-    /// A string or object path, refused over ``DBusLimits/maximumStringBytes``.
-    private static func string(_ iterator: inout DBusMessageIter) throws(DBusFailure) -> String {
+    /// A string: whole, or over ``DBusLimits/maximumStringBytes`` its longest prefix within them
+    /// that ends on a character (libdbus checked it is UTF-8), with the length it had.
+    private static func string(_ iterator: inout DBusMessageIter) -> (text: String, cutFrom: Int?) {
         var characters: UnsafePointer<CChar>?
         withUnsafeMutablePointer(to: &characters) { dbus_message_iter_get_basic(&iterator, $0) }
-        guard let characters else { return "" }
+        guard let characters else { return ("", nil) }
         let length = strlen(characters)
-        guard length <= DBusLimits.maximumStringBytes else {
-            throw .invalidArgs("a string of \(length) bytes, over the \(DBusLimits.maximumStringBytes) this server reads")
-        }
-        return characters.withMemoryRebound(to: UInt8.self, capacity: length) {
-            String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
+        return characters.withMemoryRebound(to: UInt8.self, capacity: length) { bytes in
+            guard length > DBusLimits.maximumStringBytes else {
+                return (String(decoding: UnsafeBufferPointer(start: bytes, count: length), as: UTF8.self), nil)
+            }
+            var end = DBusLimits.maximumStringBytes
+            while end > 0, bytes[end] & 0xC0 == 0x80 { end -= 1 }
+            return (String(decoding: UnsafeBufferPointer(start: bytes, count: end), as: UTF8.self), length)
         }
     }
 
+    /// An object path, refused over ``DBusLimits/maximumStringBytes`` (a cut path names nothing).
+    private static func objectPath(_ iterator: inout DBusMessageIter) throws(DBusFailure) -> String {
+        let (path, cut) = string(&iterator)
+        if let cut { throw .invalidArgs("an object path of \(cut) bytes, over the \(DBusLimits.maximumStringBytes) this server reads") }
+        return path
+    }
+
     /// An `as`, refused past ``DBusLimits/maximumArrayElements`` elements.
-    private static func strings(_ iterator: inout DBusMessageIter) throws(DBusFailure) -> [String] {
+    private static func strings(_ iterator: inout DBusMessageIter, _ cuts: inout Cuts) throws(DBusFailure) -> [String] {
         var elements = DBusMessageIter()
         dbus_message_iter_recurse(&iterator, &elements)
         var result: [String] = []
         while dbus_message_iter_get_arg_type(&elements) == TypeCode.string {
             try checkCount(result.count)
-            result.append(try string(&elements))
+            let (text, cut) = string(&elements)
+            cuts.note(cut, .element(result.count))
+            result.append(text)
             dbus_message_iter_next(&elements)
         }
         return result
@@ -111,7 +147,7 @@ enum MessageReader {
 
     /// An `a{sv}`, refused past ``DBusLimits/maximumArrayElements`` entries; a variant whose content
     /// is not a basic type is kept as `.unsupported` with the content's signature.
-    private static func variants(_ iterator: inout DBusMessageIter) throws(DBusFailure) -> [String: DBusValue] {
+    private static func variants(_ iterator: inout DBusMessageIter, _ cuts: inout Cuts) throws(DBusFailure) -> [String: DBusValue] {
         var entries = DBusMessageIter()
         dbus_message_iter_recurse(&iterator, &entries)
         var result: [String: DBusValue] = [:]
@@ -121,12 +157,24 @@ enum MessageReader {
             count += 1
             var entry = DBusMessageIter()
             dbus_message_iter_recurse(&entries, &entry)
-            let key = try string(&entry)
+            let (key, keyCut) = string(&entry)
             dbus_message_iter_next(&entry)
+            guard keyCut == nil else {
+                // A cut name names nothing: the entry is left out.
+                cuts.note(keyCut, .entryKey)
+                dbus_message_iter_next(&entries)
+                continue
+            }
             var content = DBusMessageIter()
             dbus_message_iter_recurse(&entry, &content)
             let type = dbus_message_iter_get_arg_type(&content)
-            result[key] = try basicValue(&content, type: type) ?? .unsupported(signature: signature(&content))
+            if type == TypeCode.string {
+                let (text, cut) = string(&content)
+                cuts.note(cut, .entryValue(key: key))
+                result[key] = .string(text)
+            } else {
+                result[key] = try basicValue(&content, type: type) ?? .unsupported(signature: signature(&content))
+            }
             dbus_message_iter_next(&entries)
         }
         return result

@@ -90,14 +90,16 @@ final class Router: Sendable {
             return
         }
         let arguments: [DBusValue]
+        var cuts: [DBusStringCut] = []
         do {
-            arguments = try MessageReader.arguments(of: message)
+            arguments = try MessageReader.arguments(of: message, cuts: &cuts)
         } catch {
             responder.reply(.error(error))
             return
         }
         let call = DBusMethodCall(
-            sender: header.sender, path: path, interface: header.interface, member: member, arguments: arguments)
+            sender: header.sender, path: path, interface: header.interface, member: member, arguments: arguments,
+            cutStrings: cuts)
         method.handler(call, responder)
     }
 

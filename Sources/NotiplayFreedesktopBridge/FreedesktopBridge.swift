@@ -120,7 +120,7 @@ package final class FreedesktopBridge {
     // MARK: Methods
 
     private func notify(_ call: DBusMethodCall, _ respond: @escaping @Sendable (DBusReply) -> Void) {
-        guard let notify = NotifyArguments.notify(call.arguments) else {
+        guard let notify = NotifyArguments.notify(call) else {
             respond(.error(.invalidArgs("Notify takes (susssasa{sv}i)")))
             return
         }

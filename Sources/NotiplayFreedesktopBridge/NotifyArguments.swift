@@ -4,6 +4,25 @@ import NotiplayFreedesktop
 /// `Notify`'s D-Bus arguments (`susssasa{sv}i`, checked by the D-Bus layer before a handler
 /// runs) as the mapping's ``FreedesktopNotify``.
 enum NotifyArguments {
+    /// The call's arguments (and the strings the D-Bus layer cut), or `nil` when they are not
+    /// `Notify`'s.
+    static func notify(_ call: DBusMethodCall) -> FreedesktopNotify? {
+        guard var notify = notify(call.arguments) else { return nil }
+        let names = ["app_name", "replaces_id", "app_icon", "summary", "body", "actions", "hints", "expire_timeout"]
+        for cut in call.cutStrings where cut.argument < names.count {
+            let name = names[cut.argument]
+            let key: String
+            switch cut.place {
+            case .whole: key = name
+            case .element(let index): key = "\(name)[\(index)]"
+            case .entryKey: key = name
+            case .entryValue(let hint): key = "\(name).\(hint)"
+            }
+            notify.cutStrings[key] = max(notify.cutStrings[key] ?? 0, cut.byteCount)
+        }
+        return notify
+    }
+
     /// The call's arguments, or `nil` when they are not `Notify`'s.
     static func notify(_ arguments: [DBusValue]) -> FreedesktopNotify? {
         guard arguments.count == 8,

@@ -115,6 +115,20 @@ extension FreedesktopTests {
         }
     }
 
+    @Test("notify-send with a body over 64 KiB: a card, its body cut at 64 KiB with a warning naming the body")
+    func bodyOver64KiB() async throws {
+        try await withFreedesktop { fixture, server in
+            let sent = try await fixture.notifySend("-p", "t", String(repeating: "B", count: 65_537))
+            #expect(sent.status == 0 && sent.stdoutText == "1\n", "\(sent)")
+            #expect(await server.untilEvent("shown", id: 1), "\(server.stdoutText)")
+            let warned = await server.untilEvent("warning", id: 1, "\"key\":\"body\"", "65537 bytes")
+            #expect(warned, "no warning: \(server.stdoutText)")
+            let list = try await fixture.notiplay("list", "--json")
+            let rows = try #require(try JSONSerialization.jsonObject(with: list.stdout) as? [[String: Any]], "\(list)")
+            #expect((rows.first?["body"] as? String)?.utf8.count == 65_536, "\(list.stdoutText.prefix(300))")
+        }
+    }
+
     @Test(
         "A sound-file that is not a regular local audio file: a card without sound, a warning, never a hang",
         arguments: BadSoundFile.allCases)

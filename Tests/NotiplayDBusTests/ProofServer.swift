@@ -23,6 +23,8 @@ final class ProofServer: Sendable {
         var actions: [String]
         var hints: [String: DBusValue]
         var expireTimeout: Int32
+        /// The strings the layer cut to 64 KiB.
+        var cuts: [DBusStringCut] = []
     }
 
     /// The ids given and still open, and the connection (set once it exists) for the signals the
@@ -128,7 +130,7 @@ final class ProofServer: Sendable {
         let id = book.open()
         return Notification(
             id: id, sender: call.sender, appName: appName, replacesID: replacesID, icon: icon, summary: summary,
-            body: body, actions: actions, hints: hints, expireTimeout: expireTimeout)
+            body: body, actions: actions, hints: hints, expireTimeout: expireTimeout, cuts: call.cutStrings)
     }
 
     /// Closes the notification: the reply, then `NotificationClosed(id, 3)` (closed by a call).

@@ -56,7 +56,7 @@ struct RobustnessTests {
         }
     }
 
-    @Test("A string over 64 KiB or an array over 10,000 elements is refused with InvalidArgs; at the limits it is read")
+    @Test("A string over 64 KiB is cut to it at a character and the cut recorded; an array over 10,000 elements is refused with InvalidArgs; at the limits all is read")
     func limits() async throws {
         try await withPrivateBus { bus in
             let server = try await ProofServer.start(on: bus)
@@ -64,24 +64,38 @@ struct RobustnessTests {
             let limit = DBusLimits.maximumStringBytes, count = DBusLimits.maximumArrayElements
             let refused = try await onThread {
                 [
-                    failure(of: client, notifyCall(summary: String(repeating: "a", count: limit + 1))),
                     failure(of: client, notifyCall(summary: "s", actions: Array(repeating: "a", count: count + 1))),
                     failure(of: client, notifyCall(summary: "s", hints: Self.hints(count + 1))),
-                    failure(of: client, notifyCall(summary: "s", hints: ["k": .string(String(repeating: "é", count: limit))])),
                 ]
             }
-            #expect(refused.map { $0?.name } == Array(repeating: DBusFailure.invalidArgsName, count: 4))
+            #expect(refused.map { $0?.name } == Array(repeating: DBusFailure.invalidArgsName, count: 2))
             #expect(server.notifications.items.isEmpty)
+            let long = String(repeating: "a", count: limit + 1)
+            // 32,768 two-byte characters and one more: cut after the 32,768th, never inside one.
+            let accented = String(repeating: "é", count: limit / 2 + 1)
             let accepted = try await onThread {
                 [
                     failure(of: client, notifyCall(summary: String(repeating: "a", count: limit))),
                     failure(of: client, notifyCall(summary: "s", actions: Array(repeating: "a", count: count))),
                     failure(of: client, notifyCall(summary: "s", hints: Self.hints(count))),
+                    failure(of: client, notifyCall(summary: long, actions: ["k", long], hints: ["k": .string(accented), long: .bool(true)])),
                 ]
             }
-            #expect(accepted == [nil, nil, nil])
-            #expect(server.notifications.items.map(\.summary.utf8.count) == [limit, 1, 1])
-            #expect(server.notifications.items.last?.hints.count == count)
+            #expect(accepted == [nil, nil, nil, nil])
+            let items = server.notifications.items
+            #expect(items.map(\.summary.utf8.count) == [limit, 1, 1, limit])
+            #expect(items[0].cuts.isEmpty && items[1].cuts.isEmpty && items[2].cuts.isEmpty)
+            #expect(items[2].hints.count == count)
+            let cut = try #require(items.last)
+            #expect(cut.actions[1].utf8.count == limit && cut.hints["k"] == .string(String(repeating: "é", count: limit / 2)))
+            #expect(cut.hints.count == 1, "the entry whose name was cut is left out")
+            #expect(
+                Set(cut.cuts) == [
+                    DBusStringCut(argument: 3, place: .whole, byteCount: limit + 1),
+                    DBusStringCut(argument: 5, place: .element(1), byteCount: limit + 1),
+                    DBusStringCut(argument: 6, place: .entryValue(key: "k"), byteCount: limit + 2),
+                    DBusStringCut(argument: 6, place: .entryKey, byteCount: limit + 1),
+                ])
             client.close()
             await server.stop()
         }

@@ -158,4 +158,26 @@ import Testing
         #expect(mapped.warnings.map(\.key) == ["expire_timeout"])
         #expect(expiring.content(for: FreedesktopNotify(summary: "s"), id: 1).expiry.duration == .seconds(8))
     }
+
+    @Test("Strings the D-Bus layer cut: the body shown cut, the summary and a label kept cut, a hint and an action whose key was cut left out; each with a warning")
+    func cutStrings() {
+        var notify = FreedesktopNotify(
+            summary: "S", body: "B", actions: ["cutkey", "Cut", "yes", "Yes…"],
+            hints: ["sound-file": .string("/tmp/x"), "urgency": .byte(2)])
+        notify.cutStrings = [
+            "summary": 70_000, "body": 65_537, "actions[0]": 65_600, "actions[3]": 66_000, "hints.sound-file": 80_000,
+            "hints": 65_537,
+        ]
+        let mapped = mapping.content(for: notify, id: 1)
+        #expect(mapped.extras.actions.buttons.map(\.key) == ["yes"])
+        #expect(mapped.soundRequest.file == nil && mapped.interruptionLevel == .critical)
+        #expect(mapped.title == "S")
+        let warnings = Dictionary(mapped.warnings.map { ($0.key ?? "", $0.message) }, uniquingKeysWith: { $0 + " | " + $1 })
+        #expect(warnings["summary"] == "is 70000 bytes; the first 1 are kept")
+        #expect(warnings["body"] == "is 65537 bytes; the first 1 are shown")
+        #expect(warnings["actions[0]"] == "a key of 65600 bytes was cut, so the action is not offered")
+        #expect(warnings["actions[3]"] == "is 66000 bytes; the first 6 are kept")
+        #expect(warnings["hints.sound-file"] == "is 80000 bytes, too long to read, and is ignored")
+        #expect(warnings["hints"] == "a hint named with 65537 bytes is ignored")
+    }
 }

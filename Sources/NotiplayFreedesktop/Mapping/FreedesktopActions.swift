@@ -94,7 +94,9 @@ public struct FreedesktopActions: Sendable, Hashable {
     /// - Parameters:
     ///   - flat: The array, `[key, label, …]`.
     ///   - reply: The prompt an `inline-reply` action gets.
-    public init(reading flat: [String], reply: ReplyPrompt = ReplyPrompt()) {
+    /// Actions whose key's index in `flat` is in `skipping` are left out without a word (their
+    /// caller has said why).
+    public init(reading flat: [String], reply: ReplyPrompt = ReplyPrompt(), skipping: Set<Int> = []) {
         self.init()
         var seen = Set<String>()
         if flat.count % 2 == 1 {
@@ -108,6 +110,7 @@ public struct FreedesktopActions: Sendable, Hashable {
             let key = flat[index]
             let label = Self.clean(flat[index + 1])
             let place = "actions[\(index)]"
+            guard !skipping.contains(index) else { continue }
             guard !key.isEmpty else {
                 warnings.append(Diagnostic(key: place, "an empty key is not an action; \"\(label)\" is ignored"))
                 continue

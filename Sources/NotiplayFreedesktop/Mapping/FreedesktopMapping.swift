@@ -64,6 +64,8 @@ public struct FreedesktopMapping: Sendable {
     /// The notification without its sound files looked at: pure.
     public func content(for notify: FreedesktopNotify, id: UInt32) -> FreedesktopMapped {
         var warnings: [Diagnostic] = []
+        var notify = notify
+        let skippedActions = Self.takeCuts(&notify, warnings: &warnings)
         var hints = HintReader(notify.hints)
 
         let app = FreedesktopActions.clean(notify.appName)
@@ -71,10 +73,10 @@ public struct FreedesktopMapping: Sendable {
         extras.icon = Self.nonEmpty(FreedesktopActions.clean(notify.appIcon))
 
         var body = notify.body
-        if body.utf8.count > options.bodyLimit {
+        let bodyBytes = notify.cutStrings["body"] ?? body.utf8.count
+        if bodyBytes > options.bodyLimit {
             body = Self.prefix(body, bytes: options.bodyLimit)
-            warnings.append(
-                Diagnostic(key: "body", "is \(notify.body.utf8.count) bytes; the first \(options.bodyLimit) are shown"))
+            warnings.append(Diagnostic(key: "body", "is \(bodyBytes) bytes; the first \(min(options.bodyLimit, body.utf8.count)) are shown"))
         }
         let styled = BodyMarkup.parse(body)
         if styled.isStyled { extras.markup = styled }
@@ -85,7 +87,7 @@ public struct FreedesktopMapping: Sendable {
             buttonTitle: hints.string("x-kde-reply-submit-button-text").map(FreedesktopActions.clean).flatMap(Self.nonEmpty)
                 ?? ReplyPrompt.defaultButtonTitle,
             placeholder: hints.string("x-kde-reply-placeholder-text").map(FreedesktopActions.clean) ?? "")
-        let actions = FreedesktopActions(reading: notify.actions, reply: reply)
+        let actions = FreedesktopActions(reading: notify.actions, reply: reply, skipping: skippedActions)
         warnings += actions.warnings
         extras.actions = FreedesktopActions(buttons: actions.buttons, defaultActionLabel: actions.defaultActionLabel)
 
@@ -124,6 +126,42 @@ public struct FreedesktopMapping: Sendable {
         return FreedesktopMapped(
             id: id, title: title, body: styled, interruptionLevel: level, extras: extras, soundRequest: sound,
             expiry: expiry, warnings: hints.warnings + warnings)
+    }
+
+    /// What the strings the D-Bus layer cut to 64 KiB become, each with a warning: the body is
+    /// shown cut (as a long body is, see ``Options/bodyLimit``); `app_name`, `app_icon`, `summary`
+    /// and action labels are kept cut; a hint whose value or name was cut is ignored (a cut file
+    /// name or sound name names nothing); an action whose key was cut is not offered (its client
+    /// would not know the key). Returns the indices of the actions left out.
+    static func takeCuts(_ notify: inout FreedesktopNotify, warnings: inout [Diagnostic]) -> Set<Int> {
+        var skipped = Set<Int>()
+        for (name, bytes) in notify.cutStrings.sorted(by: { $0.key < $1.key }) where name != "body" {
+            let kept: Int
+            switch name {
+            case "app_name": kept = notify.appName.utf8.count
+            case "app_icon": kept = notify.appIcon.utf8.count
+            case "summary": kept = notify.summary.utf8.count
+            case "hints":
+                warnings.append(Diagnostic(key: name, "a hint named with \(bytes) bytes is ignored"))
+                continue
+            case _ where name.hasPrefix("hints."):
+                notify.hints[String(name.dropFirst("hints.".count))] = nil
+                warnings.append(Diagnostic(key: name, "is \(bytes) bytes, too long to read, and is ignored"))
+                continue
+            default:
+                guard name.hasPrefix("actions["), let index = Int(name.dropFirst("actions[".count).dropLast()),
+                    notify.actions.indices.contains(index)
+                else { continue }
+                guard index % 2 == 1 else {
+                    skipped.insert(index)
+                    warnings.append(Diagnostic(key: name, "a key of \(bytes) bytes was cut, so the action is not offered"))
+                    continue
+                }
+                kept = notify.actions[index].utf8.count
+            }
+            warnings.append(Diagnostic(key: name, "is \(bytes) bytes; the first \(kept) are kept"))
+        }
+        return skipped
     }
 
     /// `expire_timeout` read as the spec says, with ``Options/defaultExpiry`` for -1 (by the

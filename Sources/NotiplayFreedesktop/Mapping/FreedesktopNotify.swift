@@ -20,6 +20,10 @@ public struct FreedesktopNotify: Sendable, Hashable {
     public var hints: [String: HintValue]
     /// `expire_timeout`: milliseconds; -1 for the server's default, 0 for never.
     public var expireTimeout: Int32
+    /// The strings the D-Bus layer cut to 64 KiB, with the length each had in UTF-8 bytes, by the
+    /// name warnings give them: `app_name`, `app_icon`, `summary`, `body`, `actions[2]`,
+    /// `hints.sound-file` (a hint's value), `hints` (a hint whose name was cut, left out).
+    public var cutStrings: [String: Int] = [:]
 
     /// The arguments of a `Notify` call, in the order of its signature `susssasa{sv}i`.
     public init(
@@ -81,3 +85,4 @@ public enum HintValue: Sendable, Hashable {
         }
     }
 }
+
