@@ -83,16 +83,24 @@ public struct AudioFileValidator: Sendable {
 
     /// The audio format of an inspected file, or an error saying why it is not audio.
     static func audioFormat(of file: LocalFile, argument: String) throws(NotiplayError) -> AudioFormat {
-        if let tag = AudioFormat.id3TagLength(file.header) {
+        try audioFormat(header: file.header, bytes: file.bytes, argument: argument)
+    }
+
+    /// The audio format of content whose first bytes are `header` (`bytes(count, offset)` reads
+    /// more of it), or an error about `argument` saying why it is not audio.
+    static func audioFormat(
+        header: [UInt8], bytes: (_ count: Int, _ offset: Int) -> [UInt8], argument: String
+    ) throws(NotiplayError) -> AudioFormat {
+        if let tag = AudioFormat.id3TagLength(header) {
             // MP3 behind an ID3v2 tag: the first frame must follow the tag.
-            let frame = file.bytes(4, at: tag)
+            let frame = bytes(4, tag)
             guard frame.count >= 3, AudioFormat.isMPEGAudioFrame(frame[0], frame[1], frame[2]) else {
                 throw NotiplayError(.badData, file: argument, "has an ID3 tag but no MP3 audio after it")
             }
             return .mp3
         }
-        guard let format = AudioFormat.sniff(file.header) else {
-            throw NotiplayError(.badData, file: argument, unrecognised(file.header))
+        guard let format = AudioFormat.sniff(header) else {
+            throw NotiplayError(.badData, file: argument, unrecognised(header))
         }
         return format
     }

@@ -68,6 +68,7 @@ extension CenterService {
             return .failure(CenterFailure(.invalidPayload, error.errors.map { "\($0)" }.joined(separator: "; ")))
         }
         let content = payload.content
+        if let refusal = Self.refusal(of: send.attachments) { return .failure(refusal) }
         let identifier = send.identifier ?? UUID().uuidString
         var triggerText: String?
         if let trigger = send.trigger {
@@ -96,6 +97,28 @@ extension CenterService {
             case .notAllowed: return .failure(CenterFailure(.notAllowed, error.description))
             }
         }
+    }
+
+    /// Why the server does not keep `attachments`, checked as `send` checks the files it reads
+    /// (a client may send anything): each one not empty, an image or audio format notiplay knows,
+    /// of the kind it is sent as, within its type's limit. `nil` when all of them are fine.
+    static func refusal(of attachments: [AttachmentUpload]) -> CenterFailure? {
+        let validator = AttachmentValidator()
+        for attachment in attachments {
+            let found: AttachmentContent
+            do {
+                found = try validator.check(bytes: [UInt8](attachment.data), name: attachment.name)
+            } catch {
+                return CenterFailure(.invalidPayload, "attachment \(error.description)")
+            }
+            let kind: AttachmentUpload.Kind = if case .image = found { .image } else { .audio }
+            guard kind == attachment.kind else {
+                return CenterFailure(
+                    .invalidPayload,
+                    "attachment \(TerminalText.visible(attachment.name)): is \(kind.rawValue) content, sent as \(attachment.kind.rawValue)")
+            }
+        }
+        return nil
     }
 
     static func failure(_ error: CenterStoreError) -> CenterFailure {

@@ -142,33 +142,77 @@ public struct AttachmentValidator: Sendable {
         let largest = max(limits.audio, limits.image)
         let file = try LocalFile.inspect(argument, sizeLimit: largest, limitName: "attachments")
         let name = identifier.isEmpty ? String(file.path.split(separator: "/").last ?? "") : identifier
-        if let image = ImageFormat.sniff(file.header) {
-            try check(file, argument, limit: limits.image, what: "image")
+        switch try content(size: file.size, header: file.header, bytes: file.bytes, argument: argument) {
+        case .image(let image):
             return UNNotificationAttachment(
-                identifier: name, path: file.path, type: image.typeIdentifier, kind: .image(image),
-                byteCount: file.size)
+                identifier: name, path: file.path, type: image.typeIdentifier, kind: .image(image), byteCount: file.size)
+        case .audio(let format):
+            let audio = AudioFile(
+                path: file.path, argument: argument, format: format, byteCount: file.size, sizeLimit: limits.audio)
+            return UNNotificationAttachment(
+                identifier: name, path: file.path, type: format.typeIdentifier, kind: .audio(audio), byteCount: file.size)
+        }
+    }
+
+    /// Checks an attachment's content received as `bytes` (from a client that read its file), as
+    /// ``validate(_:identifier:)`` checks a file: not empty, an image or audio format notiplay
+    /// knows, within its type's limit. `name` names it in the error.
+    /// - Throws: ``NotiplayError`` naming `name`, with kind `.badData`.
+    public func check(bytes: [UInt8], name: String) throws(NotiplayError) -> AttachmentContent {
+        guard !bytes.isEmpty else { throw NotiplayError(.badData, file: name, "is empty (0 bytes)") }
+        let largest = max(limits.audio, limits.image)
+        guard bytes.count <= largest else {
+            throw NotiplayError(
+                .badData, file: name, "is \(LocalFile.megabytes(bytes.count)); the limit for attachments is \(LocalFile.megabytes(largest))")
+        }
+        let read = { (count: Int, offset: Int) -> [UInt8] in
+            guard offset < bytes.count else { return [] }
+            return Array(bytes[offset..<min(bytes.count, offset + count)])
+        }
+        return try content(size: bytes.count, header: Array(bytes.prefix(64)), bytes: read, argument: name)
+    }
+
+    /// What content of `size` bytes starting with `header` is, within its type's limit.
+    private func content(
+        size: Int, header: [UInt8], bytes: (Int, Int) -> [UInt8], argument: String
+    ) throws(NotiplayError) -> AttachmentContent {
+        if let image = ImageFormat.sniff(header) {
+            try check(size, argument, limit: limits.image, what: "image")
+            return .image(image)
         }
         let format: AudioFormat
         do {
-            format = try AudioFileValidator.audioFormat(of: file, argument: argument)
+            format = try AudioFileValidator.audioFormat(header: header, bytes: bytes, argument: argument)
         } catch {
             throw NotiplayError(
                 .badData, file: argument,
                 error.reason.replacing("(expected WAV", with: "(expected PNG, JPEG, GIF or HEIC, or WAV"))
         }
-        try check(file, argument, limit: limits.audio, what: "audio")
-        let audio = AudioFile(
-            path: file.path, argument: argument, format: format, byteCount: file.size, sizeLimit: limits.audio)
-        return UNNotificationAttachment(
-            identifier: name, path: file.path, type: format.typeIdentifier, kind: .audio(audio),
-            byteCount: file.size)
+        try check(size, argument, limit: limits.audio, what: "audio")
+        return .audio(format)
     }
 
-    private func check(_ file: LocalFile, _ argument: String, limit: Int, what: String) throws(NotiplayError) {
-        guard file.size <= limit else {
+    private func check(_ size: Int, _ argument: String, limit: Int, what: String) throws(NotiplayError) {
+        guard size <= limit else {
             throw NotiplayError(
                 .badData, file: argument,
-                "is \(LocalFile.megabytes(file.size)); the limit for \(what) attachments is \(LocalFile.megabytes(limit))")
+                "is \(LocalFile.megabytes(size)); the limit for \(what) attachments is \(LocalFile.megabytes(limit))")
+        }
+    }
+}
+
+/// What an attachment's content is, recognised from its bytes.
+public enum AttachmentContent: Sendable, Hashable {
+    /// A still image.
+    case image(ImageFormat)
+    /// Audio.
+    case audio(AudioFormat)
+
+    /// Apple's type identifier for it (`public.png`, `com.microsoft.waveform-audio`).
+    public var typeIdentifier: String {
+        switch self {
+        case .image(let image): image.typeIdentifier
+        case .audio(let audio): audio.typeIdentifier
         }
     }
 }
