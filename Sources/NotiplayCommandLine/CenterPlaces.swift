@@ -38,7 +38,8 @@ enum CenterPlaces {
         }
     }
 
-    /// Connects to the running server, or says how to start one (exit 69).
+    /// Connects to the running server once it is known to be the user's own (its folder and
+    /// `SO_PEERCRED`), or says how to start one, or why it is not trusted (exit 69).
     static func connect() throws -> CenterClient {
         do {
             return try CenterClient.connect(to: socketPath)
