@@ -21,8 +21,8 @@ enum CenterPlaces {
     /// The exit status for a failure the server answered with.
     static func status(of failure: CenterFailure) -> Int32 {
         switch failure.code {
-        case .storeCannotCreate: 73
-        case .storeIOError: 74
+        case .storeCannotCreate: ExitStatus.cantCreate
+        case .storeIOError: ExitStatus.ioError
         case .invalidPayload, .unknownApp, .badRequest, .invalidTrigger, .invalidCategories: ExitStatus.badData
         case .notAllowed: 77
         default: ExitStatus.unavailable
@@ -32,8 +32,8 @@ enum CenterPlaces {
     /// The exit status for a store error.
     static func status(of error: CenterStoreError) -> Int32 {
         switch error.kind {
-        case .cannotCreate: 73
-        case .ioError: 74
+        case .cannotCreate: ExitStatus.cantCreate
+        case .ioError: ExitStatus.ioError
         default: ExitStatus.badData
         }
     }

@@ -120,4 +120,14 @@ struct StoreErrorTests {
             #expect(names(in: scratch + "/attachments").isEmpty)
         }
     }
+
+    @Test("reading a store the path to which is not a folder: cannot create (73), naming the store, not an empty history")
+    func unreadableStoreForReading() throws {
+        try withScratchFolder { scratch in
+            #expect(FileManager.default.createFile(atPath: scratch + "/state", contents: Data("x".utf8)))
+            let error = try #require(throws: CenterStoreError.self) { try CenterStore.openForReading(folder: scratch + "/state/notiplay") }
+            #expect(error.kind == .cannotCreate && error.file == scratch + "/state/notiplay", "\(error)")
+            #expect(try CenterStore.openForReading(folder: scratch + "/none") == nil, "no store yet is no error")
+        }
+    }
 }

@@ -10,6 +10,8 @@ import GRDBSQLite  // sqlite3_db_readonly, which GRDB does not wrap
 import SQLite3
 #endif
 import NotiplayCore
+import NotiplaySystem
+import SystemPackage
 
 /// The notification center's durable store: every notification received, live or ended, in an
 /// SQLite database (through GRDB, WAL mode), and their attachments' files beside it.
@@ -131,12 +133,21 @@ public final class CenterStore: Sendable {
 
     /// Opens an existing store only to read it (`history` beside a running server, or with none):
     /// nothing is created, migrated or written.
-    /// - Returns: The store, or `nil` when `folder` holds no database yet.
-    /// - Throws: ``CenterStoreError``: ``CenterStoreError/Kind/badData`` when the database is
-    ///   damaged or from another schema, ``CenterStoreError/Kind/ioError`` when it cannot be read.
+    /// - Returns: The store, or `nil` when `folder` holds no database yet (neither exists).
+    /// - Throws: ``CenterStoreError``: ``CenterStoreError/Kind/cannotCreate`` naming the folder
+    ///   when it may not be read (no permission, a file in the path), or the database when it may
+    ///   not be opened; ``CenterStoreError/Kind/badData`` when the database is damaged or from
+    ///   another schema; ``CenterStoreError/Kind/ioError`` when it cannot be read.
     public static func openForReading(folder: String) throws(CenterStoreError) -> CenterStore? {
         let databasePath = Path.join(folder, "center.sqlite")
-        guard FileManager.default.fileExists(atPath: databasePath) else { return nil }
+        do throws(SystemCallError) {
+            _ = try Posix.status(of: databasePath)
+        } catch let error where error.errno == .noSuchFileOrDirectory {
+            return nil  // no store yet: an empty history, not an error
+        } catch {
+            // Not "no store": a store that cannot be read is said, never shown as empty.
+            throw CenterStoreError(error, file: folder, "cannot read the store")
+        }
         var configuration = configuration
         configuration.readonly = true
         configuration.prepareDatabase { db in
@@ -156,7 +167,7 @@ public final class CenterStore: Sendable {
         } catch let error as CenterStoreError {
             throw error
         } catch {
-            throw CenterStoreError(database: error, file: databasePath)
+            throw CenterStoreError(database: error, file: databasePath, opening: "reading")
         }
         return CenterStore(
             folder: folder, databasePath: databasePath, pool: pool,
