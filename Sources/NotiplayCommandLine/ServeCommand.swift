@@ -113,6 +113,7 @@ struct ServeCommand: AsyncParsableCommand {
         do { store = try CenterServer.openStore(folder: CenterPlaces.storeFolder, time: time) } catch {
             throw ExitCode(Self.status(of: error))
         }
+        for warning in store.warnings { Diagnostics.shared.report("warning: \(warning)") }
         let desktop = try freedesktop ? freedesktopSettings() : nil
         // Extensions run from here on: what they print becomes log events (headless) or waits for
         // the terminal card to be gone.

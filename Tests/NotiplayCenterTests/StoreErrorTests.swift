@@ -75,7 +75,11 @@ struct StoreErrorTests {
         try withScratchFolder { scratch in
             let disk = try Tmpfs(in: scratch, size: "1m")
             defer { disk.unmount() }
-            try FileManager.default.createDirectory(atPath: disk.path + "/left/attachments", withIntermediateDirectories: true)
+            // Made 0700, as a store's folders are (one open to others would be refused for not
+            // being made private on a read-only disk, before its database is looked at).
+            try FileManager.default.createDirectory(
+                atPath: disk.path + "/left/attachments", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: disk.path + "/left")
             do {
                 // The files as they are while the store is open: what `kill -9` leaves.
                 let store = try CenterStore.open(folder: disk.path + "/open")

@@ -18,7 +18,8 @@ import SystemPackage
 ///
 /// ## Files
 /// In the folder given to ``open(folder:now:)`` (the command line gives
-/// `$XDG_STATE_HOME/notiplay/`), made with mode 0700 when missing:
+/// `$XDG_STATE_HOME/notiplay/`), made with mode 0700 when missing, made 0700 when others may enter
+/// it, and refused when it belongs to another user; every file in it is 0600:
 /// - `center.sqlite` (with `-wal` and `-shm` while open): the database, `synchronous = FULL`, so
 ///   an operation that returned has reached the disk and survives `kill -9` and a power loss.
 /// - `attachments/SHA256`: each distinct attachment content once, named by the SHA-256 of its
@@ -65,24 +66,33 @@ public final class CenterStore: Sendable {
     let pool: DatabasePool
     let attachments: AttachmentFolder
     let now: @Sendable () -> Date
+    /// What opening the store did that its user should hear of: a folder or file others could
+    /// read made private.
+    public let warnings: [CenterStoreWarning]
 
-    private init(folder: String, databasePath: String, pool: DatabasePool, attachments: AttachmentFolder, now: @escaping @Sendable () -> Date) {
+    private init(
+        folder: String, databasePath: String, pool: DatabasePool, attachments: AttachmentFolder,
+        now: @escaping @Sendable () -> Date, warnings: [CenterStoreWarning] = []
+    ) {
         self.folder = folder
         self.databasePath = databasePath
         self.pool = pool
         self.attachments = attachments
         self.now = now
+        self.warnings = warnings
     }
 
-    /// Opens the store in `folder`, making the folder (0700) and the database when missing,
-    /// bringing an older schema up to date, and deleting the attachment files no notification
-    /// refers to (what a killed process left).
+    /// Opens the store in `folder`, making the folder (0700) and the database (0600) when
+    /// missing, making them private when others may read them (``warnings`` says so), bringing an
+    /// older schema up to date, and deleting the attachment files no notification refers to (what
+    /// a killed process left).
     /// - Parameters:
     ///   - folder: The store's folder.
     ///   - now: Where the store reads the time it records (arrivals, deliveries, ends) and
     ///     measures ages against; tests pass a clock of their own.
     /// - Throws: ``CenterStoreError`` naming the folder or file: ``CenterStoreError/Kind/cannotCreate``
-    ///   when the folder or database cannot be made or written, ``CenterStoreError/Kind/badData``
+    ///   when the folder or database cannot be made or written or belongs to another user,
+    ///   ``CenterStoreError/Kind/badData``
     ///   when the database is damaged or from a newer notiplay, ``CenterStoreError/Kind/ioError``
     ///   when reading or writing fails.
     public static func open(
@@ -94,9 +104,17 @@ public final class CenterStore: Sendable {
             throw CenterStoreError(.cannotCreate, file: folder, "the store's folder has an empty path")
         }
         try StoreFiles.makeFolder(folder)
+        var warnings: [CenterStoreWarning] = []
+        if let warning = try StoreFiles.keepPrivate(folder: folder) { warnings.append(warning) }
         let attachments = AttachmentFolder(path: Path.join(folder, "attachments"))
         try StoreFiles.makeFolder(attachments.path)
+        if let warning = try StoreFiles.keepPrivate(folder: attachments.path) { warnings.append(warning) }
         let databasePath = Path.join(folder, "center.sqlite")
+        // SQLite makes the -wal and -shm with the database's mode: 0600 from the start.
+        try StoreFiles.makePrivateFile(databasePath)
+        for file in [databasePath, databasePath + "-wal", databasePath + "-shm"] {
+            if let warning = try StoreFiles.keepPrivate(file: file) { warnings.append(warning) }
+        }
         let pool: DatabasePool
         do {
             pool = try DatabasePool(path: databasePath, configuration: configuration)
@@ -124,7 +142,8 @@ public final class CenterStore: Sendable {
             throw CenterStoreError(database: error, file: databasePath)
         }
         try StoreFiles.synchronize(folder: folder)
-        let store = CenterStore(folder: folder, databasePath: databasePath, pool: pool, attachments: attachments, now: now)
+        let store = CenterStore(
+            folder: folder, databasePath: databasePath, pool: pool, attachments: attachments, now: now, warnings: warnings)
         // What a process killed in the middle of an `add` left goes now: nothing else would
         // delete it until a prune.
         try store.sweepAttachments()
