@@ -25,8 +25,14 @@ import SystemPackage
 /// - `attachments/SHA256`: each distinct attachment content once, named by the SHA-256 of its
 ///   bytes, written, flushed and renamed into place (and the folder flushed) before the
 ///   transaction that refers to it commits. ``prune(keepingHistory:olderThan:)`` deletes those
-///   no notification refers to, and so does ``open(folder:now:)`` (what a process killed in the
-///   middle of an add left: a temporary file, or content whose row never committed).
+///   no notification refers to once it deleted their rows. ``open(folder:now:)`` deletes none:
+///   it moves the files no row names (content whose row never committed, or a database that lost
+///   its rows) into `attachments.orphaned-DATE/` beside them, with a warning (``warnings``), and
+///   deletes only the temporary files of writes that never finished.
+/// - `attachments.orphaned-DATE/`: what an open set aside, for a person to look at and delete.
+///
+/// ``close()`` writes what the `-wal` holds into `center.sqlite` and closes it: a server calls it
+/// as it ends, so that the main file alone holds the store.
 ///
 /// ## Schema (version 1, migration `v1: notifications and attachments`)
 /// `notification`, one row per notification received, never updated into another one:
@@ -67,7 +73,7 @@ public final class CenterStore: Sendable {
     let attachments: AttachmentFolder
     let now: @Sendable () -> Date
     /// What opening the store did that its user should hear of: a folder or file others could
-    /// read made private.
+    /// read made private, attachment files no notification names moved aside.
     public let warnings: [CenterStoreWarning]
 
     private init(
@@ -83,9 +89,8 @@ public final class CenterStore: Sendable {
     }
 
     /// Opens the store in `folder`, making the folder (0700) and the database (0600) when
-    /// missing, making them private when others may read them (``warnings`` says so), bringing an
-    /// older schema up to date, and deleting the attachment files no notification refers to (what
-    /// a killed process left).
+    /// missing, making them private when others may read them, bringing an older schema up to
+    /// date, and moving the attachment files no notification names aside (``warnings`` says so).
     /// - Parameters:
     ///   - folder: The store's folder.
     ///   - now: Where the store reads the time it records (arrivals, deliveries, ends) and
@@ -142,12 +147,12 @@ public final class CenterStore: Sendable {
             throw CenterStoreError(database: error, file: databasePath)
         }
         try StoreFiles.synchronize(folder: folder)
-        let store = CenterStore(
+        let opened = CenterStore(folder: folder, databasePath: databasePath, pool: pool, attachments: attachments, now: now)
+        // Files no row names: what a process killed in the middle of an `add` left, or the
+        // attachments of a database that lost its rows. Kept, and said.
+        if let warning = try opened.setAsideUnnamedAttachments() { warnings.append(warning) }
+        return CenterStore(
             folder: folder, databasePath: databasePath, pool: pool, attachments: attachments, now: now, warnings: warnings)
-        // What a process killed in the middle of an `add` left goes now: nothing else would
-        // delete it until a prune.
-        try store.sweepAttachments()
-        return store
     }
 
     /// Opens an existing store only to read it (`history` beside a running server, or with none):
@@ -201,6 +206,22 @@ public final class CenterStore: Sendable {
         // Another process writing (a second `serve`) is waited for, not failed at once.
         configuration.busyMode = .timeout(10)
         return configuration
+    }
+
+    /// Writes everything the `-wal` holds into `center.sqlite`, empties the `-wal`
+    /// (`wal_checkpoint(TRUNCATE)`) and closes the database: what a server does as it ends, so that
+    /// the main file alone holds the store and nothing depends on the `-wal` (left empty, or
+    /// removed) and `-shm`. Every later call on the store throws.
+    /// - Throws: ``CenterStoreError`` naming the database when the checkpoint or the close
+    ///   failed (another process reading it kept the checkpoint from finishing for 10 s, say);
+    ///   what was written is durable in the `-wal` all the same.
+    public func close() throws(CenterStoreError) {
+        do {
+            try pool.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
+            try pool.close()
+        } catch {
+            throw CenterStoreError(database: error, file: databasePath)
+        }
     }
 
     /// Runs `body` in one write transaction, taking SQLite's write lock at once (`IMMEDIATE`),
