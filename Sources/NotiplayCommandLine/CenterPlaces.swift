@@ -21,8 +21,8 @@ enum CenterPlaces {
     /// The exit status for a failure the server answered with.
     static func status(of failure: CenterFailure) -> Int32 {
         switch failure.code {
-        case .storeCannotCreate: 73
-        case .storeIOError: 74
+        case .storeCannotCreate: ExitStatus.cantCreate
+        case .storeIOError: ExitStatus.ioError
         case .invalidPayload, .unknownApp, .badRequest, .invalidTrigger, .invalidCategories: ExitStatus.badData
         case .notAllowed: 77
         default: ExitStatus.unavailable
@@ -32,13 +32,14 @@ enum CenterPlaces {
     /// The exit status for a store error.
     static func status(of error: CenterStoreError) -> Int32 {
         switch error.kind {
-        case .cannotCreate: 73
-        case .ioError: 74
+        case .cannotCreate: ExitStatus.cantCreate
+        case .ioError: ExitStatus.ioError
         default: ExitStatus.badData
         }
     }
 
-    /// Connects to the running server, or says how to start one (exit 69).
+    /// Connects to the running server once it is known to be the user's own (its folder and
+    /// `SO_PEERCRED`), or says how to start one, or why it is not trusted (exit 69).
     static func connect() throws -> CenterClient {
         do {
             return try CenterClient.connect(to: socketPath)

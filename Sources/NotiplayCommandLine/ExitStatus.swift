@@ -15,8 +15,15 @@ public enum ExitStatus {
     public static let badData: Int32 = 65
     /// An input does not exist.
     public static let missingInput: Int32 = 66
-    /// libmpv or the audio output is unavailable.
+    /// libmpv or the audio output is unavailable, or the notification center cannot be reached
+    /// or trusted.
     public static let unavailable: Int32 = 69
+    /// The center's store cannot be made, written or read: no permission, a read-only file
+    /// system, something else in its place, or another user's folder.
+    public static let cantCreate: Int32 = 73
+    /// Reading or writing the center's store failed: a full disk, an I/O error, a lock held too
+    /// long.
+    public static let ioError: Int32 = 74
     /// Ctrl-C or SIGINT ended it (128 + SIGINT, as a shell reports it).
     public static let interrupted: Int32 = 130
 

@@ -113,6 +113,10 @@ struct ServeCommand: AsyncParsableCommand {
         do { store = try CenterServer.openStore(folder: CenterPlaces.storeFolder, time: time) } catch {
             throw ExitCode(Self.status(of: error))
         }
+        for warning in store.warnings { Diagnostics.shared.report("warning: \(warning)") }
+        // Every way out (q, a signal, an error before serving) leaves the store whole in
+        // center.sqlite, its -wal emptied.
+        defer { Self.close(store) }
         let desktop = try freedesktop ? freedesktopSettings() : nil
         // Extensions run from here on: what they print becomes log events (headless) or waits for
         // the terminal card to be gone.
@@ -198,6 +202,14 @@ struct ServeCommand: AsyncParsableCommand {
         case .unavailable(let message):
             Diagnostics.shared.report(message)
             return ExitStatus.unavailable
+        }
+    }
+
+    /// Checkpoints and closes the store; a failure is said (what was stored stays in the -wal, as
+    /// durable) and does not change how the server ends.
+    static func close(_ store: CenterStore) {
+        do { try store.close() } catch {
+            Diagnostics.shared.report("warning: \(error)")
         }
     }
 

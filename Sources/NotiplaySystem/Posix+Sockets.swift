@@ -54,7 +54,9 @@ extension Posix {
         }
     }
 
-    /// The peer's process, user and group, as they were when it connected (`SO_PEERCRED`).
+    /// The peer's process, user and group (`SO_PEERCRED`), as the kernel recorded them: on an
+    /// accepted connection, the client's when it connected; on a connected one, the server's when
+    /// it called `listen(2)`.
     package static func peerCredentials(
         _ socket: FileDescriptor
     ) throws(SystemCallError) -> (processID: Int32, userID: UInt32, groupID: UInt32) {

@@ -109,6 +109,27 @@ struct CenterTests {
         #expect(rows?.first?["identifier"] as? String == "nag" && rows?.count == 1, "\(json)")
     }
 
+    @Test("history on a store it may not read: 73, naming the store (not an empty history)")
+    func historyOfAnUnreadableStore() async throws {
+        defer { E2E.remove(scratch) }
+        let store = scratch.appendingPathComponent("state/notiplay").path
+        try FileManager.default.createDirectory(atPath: store, withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: store + "/center.sqlite", contents: Data()))
+        var command = [try E2E.binary(), "history", "--json"]
+        if geteuid() == 0 {
+            // Root reads anything: the reader is uid 65534, to whom the store (theirs) is closed.
+            let setpriv = try #require(E2E.which("setpriv"), "setpriv is needed to read as another user when running as root")
+            try #require(chown(store, 65534, 65534) == 0 && chown(store + "/center.sqlite", 65534, 65534) == 0)
+            command = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", "--"] + command
+        }
+        try #require(chmod(store, 0) == 0)
+        defer { chmod(store, 0o700) }
+        let result = try await run(command[0], Array(command.dropFirst()), environment: environment)
+        #expect(result.status == 73, "\(result)")
+        #expect(result.stderrText.contains(store), "\(result)")
+        #expect(result.stdoutText.isEmpty, "\(result)")
+    }
+
     @Test("A bad payload is refused by send itself (65), an unknown app by the server (65), nothing stored")
     func refusals() async throws {
         try await withServer { _ in

@@ -72,18 +72,4 @@ struct StoreAttachmentTests {
             #expect(names(in: folder + "/attachments") == [live.attachments[0].sha256])
         }
     }
-
-    @Test("opening deletes what a process killed in the middle of an add left: its temporary file, content no row names")
-    func openDeletesLeftovers() throws {
-        try withScratchFolder { folder in
-            let live = try CenterStore.open(folder: folder).add(
-                .sample("live", attachments: [IncomingAttachment(name: "l.wav", kind: "public.audio", bytes: [1, 2, 3])]))
-            let orphan = String(repeating: "ab", count: 32)  // renamed into place, its row never committed
-            #expect(FileManager.default.createFile(atPath: folder + "/attachments/.tmp-12345", contents: Data([9, 9])))
-            #expect(FileManager.default.createFile(atPath: folder + "/attachments/" + orphan, contents: Data([7])))
-            let store = try CenterStore.open(folder: folder)
-            #expect(names(in: folder + "/attachments") == [live.attachments[0].sha256])
-            #expect(try store.history(limit: 10) == [live])
-        }
-    }
 }

@@ -75,7 +75,11 @@ struct StoreErrorTests {
         try withScratchFolder { scratch in
             let disk = try Tmpfs(in: scratch, size: "1m")
             defer { disk.unmount() }
-            try FileManager.default.createDirectory(atPath: disk.path + "/left/attachments", withIntermediateDirectories: true)
+            // Made 0700, as a store's folders are (one open to others would be refused for not
+            // being made private on a read-only disk, before its database is looked at).
+            try FileManager.default.createDirectory(
+                atPath: disk.path + "/left/attachments", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: disk.path + "/left")
             do {
                 // The files as they are while the store is open: what `kill -9` leaves.
                 let store = try CenterStore.open(folder: disk.path + "/open")
@@ -118,6 +122,16 @@ struct StoreErrorTests {
             #expect(try store.history(limit: 10).map(\.identifier) == ["fine"])
             #expect(try store.notification("fine")?.response == nil)
             #expect(names(in: scratch + "/attachments").isEmpty)
+        }
+    }
+
+    @Test("reading a store the path to which is not a folder: cannot create (73), naming the store, not an empty history")
+    func unreadableStoreForReading() throws {
+        try withScratchFolder { scratch in
+            #expect(FileManager.default.createFile(atPath: scratch + "/state", contents: Data("x".utf8)))
+            let error = try #require(throws: CenterStoreError.self) { try CenterStore.openForReading(folder: scratch + "/state/notiplay") }
+            #expect(error.kind == .cannotCreate && error.file == scratch + "/state/notiplay", "\(error)")
+            #expect(try CenterStore.openForReading(folder: scratch + "/none") == nil, "no store yet is no error")
         }
     }
 }

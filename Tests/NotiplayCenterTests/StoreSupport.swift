@@ -61,3 +61,14 @@ func sampleBytes(_ count: Int, seed: UInt8) -> [UInt8] {
 func names(in folder: String) -> [String] {
     ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
 }
+
+/// The permission bits of `path` (following links), or `nil` when it is missing.
+func permissionBits(_ path: String) -> Int? {
+    guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return nil }
+    return attributes[.posixPermissions] as? Int
+}
+
+/// A small audio attachment whose bytes `seed` sets.
+func sampleAudio(_ name: String, seed: UInt8) -> IncomingAttachment {
+    IncomingAttachment(name: name, kind: "public.audio", bytes: sampleBytes(300, seed: seed))
+}

@@ -14,13 +14,13 @@ package enum CenterErrorMapping {
     /// | any other code | ``NotificationCenterError/refused(code:message:)`` |
     /// | no server at the path | ``NotificationCenterError/noServer(socketPath:)`` |
     /// | the task was cancelled | `CancellationError` |
-    /// | a timeout, a closed connection, a path that cannot be used | ``NotificationCenterError/unavailable(_:)`` |
+    /// | a timeout, a closed connection, a path that cannot be used, a socket or server of another user | ``NotificationCenterError/unavailable(_:)`` |
     package static func error(for error: CenterSocketError) -> any Error {
         switch error {
         case .failed(let failure): return self.error(for: failure)
         case .noServer(let path): return NotificationCenterError.noServer(socketPath: path)
         case .cancelled: return CancellationError()
-        case .alreadyRunning, .unsafeFolder, .notASocket, .pathTooLong, .system, .timedOut, .connectionClosed,
+        case .alreadyRunning, .unsafeFolder, .untrusted, .notASocket, .pathTooLong, .system, .timedOut, .connectionClosed,
             .protocolViolation:
             return NotificationCenterError.unavailable(error.description)
         }

@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import GRDB
 
 /// Trimming the history, and the attachment files nothing refers to any more.
@@ -74,7 +79,7 @@ extension CenterStore {
     /// Deletes the files in `attachments/` that no notification refers to: content whose
     /// notifications were deleted, and what a process killed in the middle of an ``add(_:)``
     /// left (its temporary file, and the files it had renamed into place before its transaction
-    /// committed). ``open(folder:now:)`` calls it.
+    /// committed), the last of which only right after a prune (an open sets them aside).
     ///
     /// It holds the write lock, so no `add`, of this process or another, is between writing its
     /// files and committing.
@@ -85,5 +90,41 @@ extension CenterStore {
             let referenced = try String.fetchSet(db, sql: "SELECT DISTINCT sha256 FROM attachment")
             return try attachments.sweep(keeping: referenced)
         }
+    }
+
+    /// Moves the files in `attachments/` that no notification names into
+    /// `attachments.orphaned-DATE/` (the store's clock, UTC), deleting only the temporary files of
+    /// writes that never finished: what ``open(folder:now:)`` does instead of deleting them, since
+    /// it cannot tell content an `add` cut short left from the attachments of a database that lost
+    /// its rows.
+    ///
+    /// It holds the write lock, so no `add`, of this process or another, is between writing its
+    /// files and committing.
+    /// - Returns: A warning naming the folder, how many files were moved and where; `nil` when
+    ///   there were none.
+    func setAsideUnnamedAttachments() throws(CenterStoreError) -> CenterStoreWarning? {
+        let stamp = Self.stamp(now())
+        let moved = try write { db in
+            let referenced = try String.fetchSet(db, sql: "SELECT DISTINCT sha256 FROM attachment")
+            return try attachments.setAside(keeping: referenced, stamp: stamp)
+        }
+        guard let moved else { return nil }
+        let files = moved.count == 1 ? "1 file" : "\(moved.count) files"
+        return CenterStoreWarning(file: attachments.path, """
+            \(files) no notification names (the database lost its rows, or a process was killed while adding) \
+            moved to \(moved.folder), not deleted: look at them, and delete that folder once they are not needed
+            """)
+    }
+
+    /// `20261123T101500Z`: `date` in UTC, for a file name.
+    static func stamp(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(secondsFromGMT: 0)!
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        func two(_ value: Int?) -> String {
+            let value = value ?? 0
+            return value < 10 ? "0\(value)" : "\(value)"
+        }
+        return "\(parts.year ?? 0)\(two(parts.month))\(two(parts.day))T\(two(parts.hour))\(two(parts.minute))\(two(parts.second))Z"
     }
 }

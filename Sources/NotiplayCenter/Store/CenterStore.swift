@@ -10,20 +10,29 @@ import GRDBSQLite  // sqlite3_db_readonly, which GRDB does not wrap
 import SQLite3
 #endif
 import NotiplayCore
+import NotiplaySystem
+import SystemPackage
 
 /// The notification center's durable store: every notification received, live or ended, in an
 /// SQLite database (through GRDB, WAL mode), and their attachments' files beside it.
 ///
 /// ## Files
 /// In the folder given to ``open(folder:now:)`` (the command line gives
-/// `$XDG_STATE_HOME/notiplay/`), made with mode 0700 when missing:
+/// `$XDG_STATE_HOME/notiplay/`), made with mode 0700 when missing, made 0700 when others may enter
+/// it, and refused when it belongs to another user; every file in it is 0600:
 /// - `center.sqlite` (with `-wal` and `-shm` while open): the database, `synchronous = FULL`, so
 ///   an operation that returned has reached the disk and survives `kill -9` and a power loss.
 /// - `attachments/SHA256`: each distinct attachment content once, named by the SHA-256 of its
 ///   bytes, written, flushed and renamed into place (and the folder flushed) before the
 ///   transaction that refers to it commits. ``prune(keepingHistory:olderThan:)`` deletes those
-///   no notification refers to, and so does ``open(folder:now:)`` (what a process killed in the
-///   middle of an add left: a temporary file, or content whose row never committed).
+///   no notification refers to once it deleted their rows. ``open(folder:now:)`` deletes none:
+///   it moves the files no row names (content whose row never committed, or a database that lost
+///   its rows) into `attachments.orphaned-DATE/` beside them, with a warning (``warnings``), and
+///   deletes only the temporary files of writes that never finished.
+/// - `attachments.orphaned-DATE/`: what an open set aside, for a person to look at and delete.
+///
+/// ``close()`` writes what the `-wal` holds into `center.sqlite` and closes it: a server calls it
+/// as it ends, so that the main file alone holds the store.
 ///
 /// ## Schema (version 1, migration `v1: notifications and attachments`)
 /// `notification`, one row per notification received, never updated into another one:
@@ -63,24 +72,32 @@ public final class CenterStore: Sendable {
     let pool: DatabasePool
     let attachments: AttachmentFolder
     let now: @Sendable () -> Date
+    /// What opening the store did that its user should hear of: a folder or file others could
+    /// read made private, attachment files no notification names moved aside.
+    public let warnings: [CenterStoreWarning]
 
-    private init(folder: String, databasePath: String, pool: DatabasePool, attachments: AttachmentFolder, now: @escaping @Sendable () -> Date) {
+    private init(
+        folder: String, databasePath: String, pool: DatabasePool, attachments: AttachmentFolder,
+        now: @escaping @Sendable () -> Date, warnings: [CenterStoreWarning] = []
+    ) {
         self.folder = folder
         self.databasePath = databasePath
         self.pool = pool
         self.attachments = attachments
         self.now = now
+        self.warnings = warnings
     }
 
-    /// Opens the store in `folder`, making the folder (0700) and the database when missing,
-    /// bringing an older schema up to date, and deleting the attachment files no notification
-    /// refers to (what a killed process left).
+    /// Opens the store in `folder`, making the folder (0700) and the database (0600) when
+    /// missing, making them private when others may read them, bringing an older schema up to
+    /// date, and moving the attachment files no notification names aside (``warnings`` says so).
     /// - Parameters:
     ///   - folder: The store's folder.
     ///   - now: Where the store reads the time it records (arrivals, deliveries, ends) and
     ///     measures ages against; tests pass a clock of their own.
     /// - Throws: ``CenterStoreError`` naming the folder or file: ``CenterStoreError/Kind/cannotCreate``
-    ///   when the folder or database cannot be made or written, ``CenterStoreError/Kind/badData``
+    ///   when the folder or database cannot be made or written or belongs to another user,
+    ///   ``CenterStoreError/Kind/badData``
     ///   when the database is damaged or from a newer notiplay, ``CenterStoreError/Kind/ioError``
     ///   when reading or writing fails.
     public static func open(
@@ -92,9 +109,17 @@ public final class CenterStore: Sendable {
             throw CenterStoreError(.cannotCreate, file: folder, "the store's folder has an empty path")
         }
         try StoreFiles.makeFolder(folder)
+        var warnings: [CenterStoreWarning] = []
+        if let warning = try StoreFiles.keepPrivate(folder: folder) { warnings.append(warning) }
         let attachments = AttachmentFolder(path: Path.join(folder, "attachments"))
         try StoreFiles.makeFolder(attachments.path)
+        if let warning = try StoreFiles.keepPrivate(folder: attachments.path) { warnings.append(warning) }
         let databasePath = Path.join(folder, "center.sqlite")
+        // SQLite makes the -wal and -shm with the database's mode: 0600 from the start.
+        try StoreFiles.makePrivateFile(databasePath)
+        for file in [databasePath, databasePath + "-wal", databasePath + "-shm"] {
+            if let warning = try StoreFiles.keepPrivate(file: file) { warnings.append(warning) }
+        }
         let pool: DatabasePool
         do {
             pool = try DatabasePool(path: databasePath, configuration: configuration)
@@ -122,21 +147,31 @@ public final class CenterStore: Sendable {
             throw CenterStoreError(database: error, file: databasePath)
         }
         try StoreFiles.synchronize(folder: folder)
-        let store = CenterStore(folder: folder, databasePath: databasePath, pool: pool, attachments: attachments, now: now)
-        // What a process killed in the middle of an `add` left goes now: nothing else would
-        // delete it until a prune.
-        try store.sweepAttachments()
-        return store
+        let opened = CenterStore(folder: folder, databasePath: databasePath, pool: pool, attachments: attachments, now: now)
+        // Files no row names: what a process killed in the middle of an `add` left, or the
+        // attachments of a database that lost its rows. Kept, and said.
+        if let warning = try opened.setAsideUnnamedAttachments() { warnings.append(warning) }
+        return CenterStore(
+            folder: folder, databasePath: databasePath, pool: pool, attachments: attachments, now: now, warnings: warnings)
     }
 
     /// Opens an existing store only to read it (`history` beside a running server, or with none):
     /// nothing is created, migrated or written.
-    /// - Returns: The store, or `nil` when `folder` holds no database yet.
-    /// - Throws: ``CenterStoreError``: ``CenterStoreError/Kind/badData`` when the database is
-    ///   damaged or from another schema, ``CenterStoreError/Kind/ioError`` when it cannot be read.
+    /// - Returns: The store, or `nil` when `folder` holds no database yet (neither exists).
+    /// - Throws: ``CenterStoreError``: ``CenterStoreError/Kind/cannotCreate`` naming the folder
+    ///   when it may not be read (no permission, a file in the path), or the database when it may
+    ///   not be opened; ``CenterStoreError/Kind/badData`` when the database is damaged or from
+    ///   another schema; ``CenterStoreError/Kind/ioError`` when it cannot be read.
     public static func openForReading(folder: String) throws(CenterStoreError) -> CenterStore? {
         let databasePath = Path.join(folder, "center.sqlite")
-        guard FileManager.default.fileExists(atPath: databasePath) else { return nil }
+        do throws(SystemCallError) {
+            _ = try Posix.status(of: databasePath)
+        } catch let error where error.errno == .noSuchFileOrDirectory {
+            return nil  // no store yet: an empty history, not an error
+        } catch {
+            // Not "no store": a store that cannot be read is said, never shown as empty.
+            throw CenterStoreError(error, file: folder, "cannot read the store")
+        }
         var configuration = configuration
         configuration.readonly = true
         configuration.prepareDatabase { db in
@@ -156,7 +191,7 @@ public final class CenterStore: Sendable {
         } catch let error as CenterStoreError {
             throw error
         } catch {
-            throw CenterStoreError(database: error, file: databasePath)
+            throw CenterStoreError(database: error, file: databasePath, opening: "reading")
         }
         return CenterStore(
             folder: folder, databasePath: databasePath, pool: pool,
@@ -171,6 +206,22 @@ public final class CenterStore: Sendable {
         // Another process writing (a second `serve`) is waited for, not failed at once.
         configuration.busyMode = .timeout(10)
         return configuration
+    }
+
+    /// Writes everything the `-wal` holds into `center.sqlite`, empties the `-wal`
+    /// (`wal_checkpoint(TRUNCATE)`) and closes the database: what a server does as it ends, so that
+    /// the main file alone holds the store and nothing depends on the `-wal` (left empty, or
+    /// removed) and `-shm`. Every later call on the store throws.
+    /// - Throws: ``CenterStoreError`` naming the database when the checkpoint or the close
+    ///   failed (another process reading it kept the checkpoint from finishing for 10 s, say);
+    ///   what was written is durable in the `-wal` all the same.
+    public func close() throws(CenterStoreError) {
+        do {
+            try pool.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
+            try pool.close()
+        } catch {
+            throw CenterStoreError(database: error, file: databasePath)
+        }
     }
 
     /// Runs `body` in one write transaction, taking SQLite's write lock at once (`IMMEDIATE`),

@@ -22,8 +22,9 @@ extension CenterStoreError {
     }
 
     /// Any error thrown inside a database access to `file`: the store's own errors pass through,
-    /// SQLite's are sorted by their result code.
-    init(database error: any Error, file: String) {
+    /// SQLite's are sorted by their result code. `opening` says what a file that cannot be
+    /// opened was opened for (`writing`, or `reading` for a reader).
+    init(database error: any Error, file: String, opening: String = "writing") {
         if let error = error as? CenterStoreError {
             self = error
             return
@@ -41,7 +42,7 @@ extension CenterStoreError {
         case .SQLITE_CORRUPT, .SQLITE_NOTADB:
             self.init(.badData, file: file, "is damaged or is not a notiplay store (\(sqlite))")
         case .SQLITE_CANTOPEN, .SQLITE_READONLY, .SQLITE_PERM, .SQLITE_AUTH:
-            self.init(.cannotCreate, file: file, "cannot be opened for writing (\(sqlite))")
+            self.init(.cannotCreate, file: file, "cannot be opened for \(opening) (\(sqlite))")
         case .SQLITE_BUSY, .SQLITE_LOCKED:
             self.init(.ioError, file: file, "another process holds the store locked (\(sqlite))")
         default:

@@ -44,18 +44,31 @@ public final class CenterClient: Sendable {
         if let socket = descriptor.withLock({ $0 }) { Posix.close(socket) }
     }
 
-    /// Connects to the server at `path`.
+    /// Connects to the server at `path`, once it has checked that the server is the user's own:
+    /// the socket's folder must be a real folder of this process's user, closed to others (0700,
+    /// as `notiplay serve` makes it), and the process listening must run as that user
+    /// (`SO_PEERCRED`). Nothing is sent before both checks pass.
     /// - Parameters:
     ///   - path: The socket's path.
     ///   - timeout: How long to wait when the server's backlog is full.
     /// - Throws: ``CenterSocketError/noServer(path:)`` when nothing is at `path` or nobody
-    ///   listens on it; ``CenterSocketError/timedOut(waitingFor:after:)``,
+    ///   listens on it; ``CenterSocketError/untrusted(path:reason:)`` when the folder or the
+    ///   server is not the user's own; ``CenterSocketError/timedOut(waitingFor:after:)``,
     ///   ``CenterSocketError/pathTooLong(path:limit:)`` or
     ///   ``CenterSocketError/system(call:errno:path:)`` otherwise.
     public static func connect(to path: String, timeout: Duration = .seconds(5)) throws(CenterSocketError) -> CenterClient {
+        try connect(to: path, timeout: timeout, trusting: .thisProcess)
+    }
+
+    /// Connects as ``connect(to:timeout:)`` does, trusting the folder and the server of the user
+    /// `trust` names (tests name another user).
+    package static func connect(
+        to path: String, timeout: Duration = .seconds(5), trusting trust: ServerTrust
+    ) throws(CenterSocketError) -> CenterClient {
         guard path.utf8.count <= Posix.maximumSocketPathLength else {
             throw .pathTooLong(path: path, limit: Posix.maximumSocketPathLength)
         }
+        try trust.checkFolder(of: path)
         let socket: FileDescriptor
         do { socket = try Posix.unixStreamSocket(nonBlocking: false) } catch { throw CenterSocketError(error, path: path) }
         do {
@@ -69,6 +82,18 @@ public final class CenterClient: Sendable {
             case .resourceTemporarilyUnavailable: throw .timedOut(waitingFor: "connection", after: timeout)
             default: throw CenterSocketError(error, path: path)
             }
+        }
+        let server: PeerCredentials
+        do {
+            let peer = try Posix.peerCredentials(socket)
+            server = PeerCredentials(pid: peer.processID, uid: peer.userID, gid: peer.groupID)
+        } catch {
+            Posix.close(socket)
+            throw CenterSocketError(error, path: path)
+        }
+        if let reason = trust.refusal(ofServer: server) {
+            Posix.close(socket)
+            throw .untrusted(path: path, reason: reason)
         }
         return CenterClient(path: path, socket: socket)
     }

@@ -12,6 +12,11 @@ public enum CenterSocketError: Error, Sendable, Equatable, CustomStringConvertib
     case noServer(path: String)
     /// The socket's folder cannot be trusted or used: the reason says why and what to do.
     case unsafeFolder(path: String, reason: String)
+    /// A client did not send anything, because what it would reach may be another user's: the
+    /// socket's folder (`path`) is another user's or others may enter it, or the server at the
+    /// socket (`path`) runs as another user. The reason says which, and what to do; the command
+    /// line exits 69.
+    case untrusted(path: String, reason: String)
     /// Something other than a socket is at the path, and it is left alone.
     case notASocket(path: String, found: String)
     /// The path is longer than a Unix socket address holds (107 bytes).
@@ -36,6 +41,7 @@ public enum CenterSocketError: Error, Sendable, Equatable, CustomStringConvertib
         case .alreadyRunning(let path): "a server is already running at \(path)"
         case .noServer(let path): "no notification center is running at \(path); start one with `notiplay serve`"
         case .unsafeFolder(let path, let reason): "\(path): \(reason)"
+        case .untrusted(let path, let reason): "\(path): not connecting: \(reason)"
         case .notASocket(let path, let found): "\(path) is \(found), not a socket; move it away if it is not needed"
         case .pathTooLong(let path, let limit): "\(path) is longer than a socket path may be (\(limit) bytes)"
         case .system(let call, let errno, let path): "\(path): \(call): \(errno)"
@@ -48,8 +54,9 @@ public enum CenterSocketError: Error, Sendable, Equatable, CustomStringConvertib
     }
 
     /// The same failure as the libraries report failures to a person: a server already running
-    /// or none running, a timeout or a closed connection are `.unavailable` (exit 69), a path
-    /// in the way or unusable is `.badData`, a refused request is `.badData`.
+    /// or none running, a server not to be trusted, a timeout or a closed connection are
+    /// `.unavailable` (exit 69), a path in the way or unusable is `.badData`, a refused request
+    /// is `.badData`.
     public var notiplayError: NotiplayError {
         switch self {
         case .alreadyRunning(let path):
@@ -57,6 +64,7 @@ public enum CenterSocketError: Error, Sendable, Equatable, CustomStringConvertib
         case .noServer(let path):
             NotiplayError(.unavailable, file: path, "no notification center is running here; start one with `notiplay serve`")
         case .unsafeFolder(let path, let reason): NotiplayError(.badData, file: path, reason)
+        case .untrusted(let path, let reason): NotiplayError(.unavailable, file: path, "not connecting: \(reason)")
         case .notASocket(let path, let found):
             NotiplayError(.badData, file: path, "is \(found), not a socket; move it away if it is not needed")
         case .pathTooLong(let path, let limit):
