@@ -1,10 +1,9 @@
 import Foundation
-@testable import NotiplayCenter
-import NotiplayCore
+@testable import NotiplayCore
 import Testing
 
 /// The center's pending requests on a clock the test moves: what is due when, what repeats, what
-/// a restart finds late.
+/// a restart finds late, and how far a virtual clock's advance fires.
 @Suite struct PendingScheduleTests {
     let start = Date(timeIntervalSince1970: 1_795_000_000)
 
@@ -52,5 +51,29 @@ import Testing
             dateMatching: DateComponents(timeZone: TimeZone(identifier: "UTC"), year: 2020, month: 1, day: 1, hour: 9), repeats: false)
         #expect(schedule.add("d", trigger: past, scheduledAt: start) == nil)
         #expect(schedule.entries.isEmpty)
+    }
+
+    @Test("A year's advance on a 60 s repeat: 100 firings at their own dates, then the rest once, late, at the end")
+    func boundedAdvance() {
+        var schedule = PendingSchedule()
+        schedule.add("m", trigger: UNTimeIntervalNotificationTrigger(timeInterval: 60, repeats: true), scheduledAt: start)
+        schedule.add("once", trigger: UNTimeIntervalNotificationTrigger(timeInterval: 86_400, repeats: false), scheduledAt: start)
+        let end = start + 365 * 86_400
+        let stops = schedule.advance(to: end)
+        #expect(PendingSchedule.firingsPerAdvance == 100)
+        #expect(stops.count == 101)
+        #expect(stops.dropLast().map(\.moment) == (1...100).map { start + Double($0) * 60 })
+        #expect(stops.dropLast().allSatisfy { $0.firings.count == 1 && !$0.firings[0].late })
+        #expect(
+            stops.last == .init(
+                moment: end,
+                firings: [
+                    .init(identifier: "m", date: start + 101 * 60, late: true, staysPending: true),
+                    .init(identifier: "once", date: start + 86_400, late: true, staysPending: false),
+                ]))
+        #expect(schedule.nextDate == end + 60 && schedule.entries.count == 1)
+        // The next advance starts afresh: on time again.
+        #expect(schedule.advance(to: end + 60) == [.init(moment: end + 60, firings: [.init(identifier: "m", date: end + 60, late: false, staysPending: true)])])
+        #expect(schedule.advance(to: end + 119).isEmpty)
     }
 }
