@@ -76,4 +76,33 @@ import Testing
         #expect(schedule.advance(to: end + 60) == [.init(moment: end + 60, firings: [.init(identifier: "m", date: end + 60, late: false, staysPending: true)])])
         #expect(schedule.advance(to: end + 119).isEmpty)
     }
+
+    /// The dates a repeating calendar request fires at, from `start` on, `count` of them.
+    func firings(_ components: DateComponents, from start: Date, count: Int) -> [String] {
+        var schedule = PendingSchedule()
+        schedule.add("r", trigger: UNCalendarNotificationTrigger(dateMatching: components, repeats: true), scheduledAt: start)
+        var dates: [String] = []
+        while dates.count < count, let next = schedule.nextDate {
+            dates += schedule.due(at: next).map { $0.date.formatted(.iso8601) }
+        }
+        return dates
+    }
+
+    @Test("Monthly on the 31st skips the months without one and keeps 09:00; yearly on 29 February only in leap years")
+    func calendarDaysSomeMonthsLack() {
+        let utc = TimeZone(identifier: "UTC")!
+        let january = Date(timeIntervalSince1970: 1_767_225_600)  // 2026-01-01T00:00Z
+        let monthly = DateComponents(timeZone: utc, day: 31, hour: 9, minute: 0, second: 0)
+        #expect(
+            firings(monthly, from: january, count: 8) == [
+                "2026-01-31T09:00:00Z", "2026-03-31T09:00:00Z", "2026-05-31T09:00:00Z", "2026-07-31T09:00:00Z",
+                "2026-08-31T09:00:00Z", "2026-10-31T09:00:00Z", "2026-12-31T09:00:00Z", "2027-01-31T09:00:00Z",
+            ])
+        let leapDay = DateComponents(timeZone: utc, month: 2, day: 29, hour: 9, minute: 0, second: 0)
+        #expect(firings(leapDay, from: january, count: 3) == ["2028-02-29T09:00:00Z", "2032-02-29T09:00:00Z", "2036-02-29T09:00:00Z"])
+        // 30 February never comes: nothing is scheduled.
+        var schedule = PendingSchedule()
+        let never = DateComponents(timeZone: utc, month: 2, day: 30, hour: 9)
+        #expect(schedule.add("x", trigger: UNCalendarNotificationTrigger(dateMatching: never, repeats: true), scheduledAt: january) == nil)
+    }
 }
