@@ -281,6 +281,7 @@ if let fuzz = Context.environment["NOTIPLAY_FUZZ"], !fuzz.isEmpty, fuzz != "0" {
         ("FuzzTerminalText", "TerminalText", "NotiplayCore"),
         ("FuzzCard", "Card", "NotiplayViews"),
         ("FuzzCenterFrames", "CenterFrames", "NotiplayCenterClient"),
+        ("FuzzTriggers", "Triggers", "NotiplayCore"),
     ]
     for fuzzTarget in fuzzTargets {
         package.targets.append(

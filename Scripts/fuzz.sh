@@ -17,7 +17,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-targets=(payload plist app script terminal-text card center-frames)
+targets=(payload plist app script terminal-text card center-frames triggers)
 describe() {
   case "$1" in
     payload) echo "FuzzPayload|an APNs payload decoded as validate does; JSON and payloadJSON read back the same" ;;
@@ -27,6 +27,7 @@ describe() {
     terminal-text) echo "FuzzTerminalText|TerminalText.clean: no control, escape or bidi control left; idempotent" ;;
     card) echo "FuzzCard|a card of raw strings laid out and drawn: only cursor, erase and SGR sequences; diff = whole" ;;
     center-frames) echo "FuzzCenterFrames|a center connection's bytes cut into frames and decoded; messages read back the same" ;;
+    triggers) echo "FuzzTriggers|repeats and virtual-clock advances: each next date after the last, the day and time kept, firings per advance bounded" ;;
     *) return 1 ;;
   esac
 }

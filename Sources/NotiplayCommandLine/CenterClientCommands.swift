@@ -42,7 +42,9 @@ struct SendCommand: ParsableCommand {
     @Flag(help: "Wait for the response and print it as JSON.")
     var wait = false
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Deliver it after this long: 30s, 5m, 2h, 1d.", valueName: "duration"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Deliver it after this long: 30s, 5m, 1h30m, 1d (at most 3650d).", valueName: "duration"))
     var after: DurationArgument?
 
     @Option(help: ArgumentHelp("Deliver it at this local date and time.", valueName: "YYYY-MM-DDTHH:MM[:SS]"))
@@ -56,6 +58,9 @@ struct SendCommand: ParsableCommand {
 
     func validate() throws {
         if after != nil && at != nil { throw ValidationError("give --after or --at, not both") }
+        if let after, after.seconds > PendingSchedule.horizon {
+            throw ValidationError("--after is at most \(PendingSchedule.horizonText): nothing is scheduled further ahead")
+        }
         if let form = repeatForm {
             if after != nil && form != "interval" { throw ValidationError("--repeat with --after is `interval`") }
             if at != nil && RepeatForm(rawValue: form) == nil {
@@ -110,7 +115,7 @@ struct SendCommand: ParsableCommand {
         do {
             let reply = try client.perform(operation)
             if let next = reply.nextDate, !wait {
-                _ = try? FileDescriptor.standardOutput.writeAll("pending \(reply.identifier) \(next.formatted(.iso8601))\n".utf8)
+                _ = try? FileDescriptor.standardOutput.writeAll("pending \(reply.identifier) \(LocalDateText.text(next))\n".utf8)
             }
         } catch {
             if case .failed(let failure) = error {

@@ -5,25 +5,46 @@ import Foundation
 #endif
 import ArgumentParser
 
-/// A duration on the command line: a number and a unit, `500ms`, `30s`, `1.5m`, `2h`, `7d`.
+/// A duration on the command line: a number and a unit, `500ms`, `30s`, `1.5m`, `2h`, `7d`, or
+/// several from the largest unit down, added up: `1h30m`, `1m30s`, `1d12h`.
 struct DurationArgument: ExpressibleByArgument, Sendable {
     /// The seconds.
     var seconds: Double
 
+    /// The units, largest first: a compound duration names each at most once, in this order.
+    private static let units: [(name: String, seconds: Double)] = [("d", 86_400), ("h", 3600), ("m", 60), ("s", 1), ("ms", 0.001)]
+
     init?(argument: String) {
-        let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600), ("d", 86_400)]
-        for (unit, scale) in units where argument.hasSuffix(unit) {
-            let number = argument.dropLast(unit.count)
-            guard !number.isEmpty, number.allSatisfy({ $0.isNumber || $0 == "." || $0 == "-" }),
-                let value = Double(number), value.isFinite
+        var rest = Substring(argument)
+        let negative = rest.first == "-"
+        if negative { rest = rest.dropFirst() }
+        var total = 0.0
+        var nextUnit = 0
+        while !rest.isEmpty {
+            let number = rest.prefix { $0.isASCII && ($0.isNumber || $0 == ".") }
+            rest = rest.dropFirst(number.count)
+            let name = rest.prefix { $0.isASCII && $0.isLetter }
+            rest = rest.dropFirst(name.count)
+            guard !number.isEmpty, let value = Double(number), value.isFinite,
+                let unit = Self.units.indices.first(where: { Self.units[$0].name == name }), unit >= nextUnit
             else { return nil }
-            seconds = value * scale
-            return
+            total += value * Self.units[unit].seconds
+            nextUnit = unit + 1
         }
-        return nil
+        guard nextUnit > 0, total.isFinite else { return nil }
+        seconds = negative ? -total : total
     }
 
     static var defaultCompletionKind: CompletionKind { .default }
+}
+
+/// Dates as the command line prints them: ISO 8601 in the computer's time zone, with its offset
+/// (`2026-01-31T09:00:00+01:00`), the zone `--at` and `--start` are read in.
+enum LocalDateText {
+    /// `date` in the computer's time zone.
+    static func text(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle(timeZoneSeparator: .colon, timeZone: .current))
+    }
 }
 
 /// A local date and time on the command line: `2026-12-01T09:00` or `2026-12-01T09:00:30`,

@@ -1,3 +1,5 @@
+import NotiplayCore
+
 /// Reads the tokens of one line into a step.
 struct StepReader {
     let tokens: [ScriptToken]
@@ -264,5 +266,5 @@ struct DurationRange {
         longest: ScriptValues.longestDuration, longestText: "1 hour", examples: "250ms, 1.5s or a number of seconds")
     /// The center's (`advance`, `send … after`, `restart after`): up to 3650 days of virtual time.
     static let center = DurationRange(
-        longest: .seconds(3650 * 86_400), longestText: "3650 days", examples: "30s, 15m, 2h, 7d or a number of seconds")
+        longest: .seconds(PendingSchedule.horizon), longestText: "3650 days", examples: "30s, 15m, 2h, 7d or a number of seconds")
 }

@@ -58,6 +58,41 @@ struct ScheduleArgumentTests {
     }
 }
 
+extension ScheduleArgumentTests {
+    @Test("Compound durations read as their sum: 1m30s, 1h30m, 1d12h, 2h0m15s")
+    func compoundDurations() throws {
+        #expect(try send(["--after", "1m30s"]).trigger() == TriggerSpecs.interval(90, repeats: false))
+        #expect(try send(["--after", "1h30m"]).trigger() == TriggerSpecs.interval(5_400, repeats: false))
+        #expect(try send(["--after", "1d12h", "--repeat", "interval"]).trigger() == TriggerSpecs.interval(129_600, repeats: true))
+        #expect(try send(["--after", "2h0m15s"]).trigger() == TriggerSpecs.interval(7_215, repeats: false))
+        let clock = try #require(try NotiplayCommand.parseAsRoot(["clock", "--advance", "1m30s"]) as? ClockCommand)
+        #expect(clock.advance.map(\.seconds) == 90)
+    }
+
+    @Test("Not durations: units out of order or twice, a unit without a number, a number without a unit", arguments: [
+        "30m1h", "1m1m", "1h30", "m30s", "1h-30m", "1.5.0s", "",
+    ])
+    func badCompoundDurations(_ text: String) {
+        #expect(throws: (any Error).self) { try send(["--after", text]) }
+    }
+
+    @Test("Past the horizon (3650 days): --after and clock --advance are usage errors saying so; up to it they are read")
+    func horizon() throws {
+        for arguments in [
+            ["send", "p.apns", "--after", "1000000000000000000s"], ["send", "p.apns", "--after", "3651d"],
+            ["clock", "--advance", "1000000000000000000s"], ["clock", "--advance", "3650d1s"],
+        ] {
+            #expect {
+                _ = try NotiplayCommand.parseAsRoot(arguments)
+            } throws: { error in
+                NotiplayCommand.exitCode(for: error).rawValue == 64 && NotiplayCommand.message(for: error).contains("3650 days")
+            }
+        }
+        #expect(try send(["--after", "3650d"]).trigger() == TriggerSpecs.interval(315_360_000, repeats: false))
+        #expect(try NotiplayCommand.parseAsRoot(["clock", "--advance", "3650d"]) is ClockCommand)
+    }
+}
+
 enum TriggerSpecs {
     static func interval(_ seconds: Double, repeats: Bool) -> TriggerSpec {
         TriggerSpec(type: "timeInterval", timeInterval: seconds, repeats: repeats)

@@ -1,6 +1,7 @@
 import Foundation
 import Notiplay
 @testable import NotiplayCenter
+import NotiplayCenterClient
 import NotiplayCore
 import NotiplayPlayback
 import NotiplayTestSupport
@@ -125,6 +126,65 @@ extension RealEngine {
             #expect(box.fired.map(\.0) == ["tick"] && box.fired.allSatisfy { !$0.1 }, "then on time, from now on")
             await service.close()
             await engine.shutdown()
+        }
+
+        @Test("A day's advance on a 60 s repeat: a bounded number fire at their dates, the rest once, late; history kept to its limit")
+        func longAdvanceCoalesces() async throws {
+            try await withCenter { service, time, box, _, _ in
+                service.retention = (count: 20, age: nil)
+                _ = try service.receive(incoming("m", trigger: UNTimeIntervalNotificationTrigger(timeInterval: 60, repeats: true)))
+                let after = service.advance(by: 86_400)
+                #expect(after == Self.start.addingTimeInterval(86_400) && time.now == after)
+                // 100 at their own dates, then the 1,340 a jump skipped coalesce into one, late.
+                #expect(box.fired.count == 101, "fired \(box.fired.count) times")
+                #expect(box.fired.prefix(100).allSatisfy { !$0.1 } && box.fired.last?.1 == true)
+                #expect(box.fired.last?.2 == after)
+                let delivered = try #require(try service.store.delivered().first)
+                #expect(delivered.isLate && delivered.dueAt == Self.start.addingTimeInterval(101 * 60))
+                #expect(try service.store.pending().first?.nextDate == after.addingTimeInterval(60))
+                let history = try service.store.history(limit: 1_000)
+                #expect(history.count <= 22, "\(history.count) rows of history")
+                box.fired.removeAll()
+                _ = service.advance(by: 60)
+                #expect(box.fired.count == 1 && box.fired.allSatisfy { !$0.1 }, "then on time again")
+            }
+        }
+
+        @Test("An advance past the horizon (3650 days) is refused, the clock stays; one up to it is answered")
+        func advanceHorizon() async throws {
+            try await withCenter { service, time, _, _, _ in
+                let refused = service.answer(CenterRequest(id: 1, operation: .clock(ClockOperation(advance: 3_651 * 86_400)))) { _, _ in }
+                guard case .failure(let failure) = refused else {
+                    Issue.record("accepted: \(refused)")
+                    return
+                }
+                #expect(failure.code == .badRequest && failure.message.contains("3650 days"), "\(failure)")
+                #expect(time.now == Self.start)
+                let far = service.answer(CenterRequest(id: 2, operation: .clock(ClockOperation(advance: 1e18)))) { _, _ in }
+                if case .clock = far { Issue.record("1e18 s accepted") }
+                let answered = service.answer(CenterRequest(id: 3, operation: .clock(ClockOperation(advance: 3_650 * 86_400)))) { _, _ in }
+                #expect(answered == .clock(ClockReply(now: Self.start.addingTimeInterval(3_650 * 86_400), virtual: true)))
+            }
+        }
+
+        @Test("A trigger whose first date is past the horizon (3650 days) is refused, nothing stored")
+        func triggerHorizon() async throws {
+            try await withCenter { service, _, _, _, _ in
+                for trigger in [
+                    UNTimeIntervalNotificationTrigger(timeInterval: 1e18, repeats: false) as any UNNotificationTrigger,
+                    UNTimeIntervalNotificationTrigger(timeInterval: 3_651 * 86_400, repeats: true),
+                    UNCalendarNotificationTrigger(dateMatching: DateComponents(year: 2040, month: 1, day: 1, hour: 9), repeats: false),
+                ] {
+                    #expect {
+                        _ = try service.receive(incoming("far", trigger: trigger))
+                    } throws: { error in
+                        "\(error)".contains("3650 days")
+                    }
+                }
+                #expect(try service.store.history(limit: 10).isEmpty)
+                let edge = try service.receive(incoming("edge", trigger: UNTimeIntervalNotificationTrigger(timeInterval: 3_650 * 86_400, repeats: false)))
+                #expect(edge.state == .pending)
+            }
         }
 
         @Test("Bad triggers are refused before anything is stored: Apple's messages, a date in the past")

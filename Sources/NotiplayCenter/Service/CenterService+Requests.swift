@@ -50,6 +50,9 @@ extension CenterService {
                 return .failure(CenterFailure(.notVirtual, "the server runs on the system's clock; start it with --clock virtual to move it"))
             }
             guard seconds > 0, seconds.isFinite else { return .failure(CenterFailure(.badRequest, "clock: \"advance\" must be more than 0")) }
+            guard seconds <= PendingSchedule.horizon else {
+                return .failure(CenterFailure(.badRequest, "clock: \"advance\" is at most \(PendingSchedule.horizonText) at a time"))
+            }
             return .clock(ClockReply(now: advance(by: seconds), virtual: true))
         case .categories(let categories):
             do {

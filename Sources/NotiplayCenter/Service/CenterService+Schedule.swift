@@ -15,22 +15,28 @@ extension CenterService {
         /// The trigger never fires (a calendar date in the past; Apple:
         /// `UNError.notificationInvalidNoDate`).
         case noDate
+        /// The trigger first fires further away than ``PendingSchedule/horizon``.
+        case beyondHorizon
 
         package var description: String {
             switch self {
             case .invalidTrigger(let message): message
             case .noDate: "the trigger has no date in the future: the notification would never be delivered"
+            case .beyondHorizon:
+                "the trigger's first date is more than \(PendingSchedule.horizonText) away: nothing is scheduled that far ahead"
             }
         }
     }
 
-    /// When `trigger`, added now, fires first; throws when Apple would refuse it or it never fires.
+    /// When `trigger`, added now, fires first; throws when Apple would refuse it, it never
+    /// fires, or it first fires past ``PendingSchedule/horizon``.
     package func firstDate(of trigger: any UNNotificationTrigger) throws(ScheduleRefusal) -> Date {
         if let interval = trigger as? UNTimeIntervalNotificationTrigger, let problem = interval.problem {
             throw .invalidTrigger(problem)
         }
         let now = time.now
         guard let date = PendingSchedule.next(trigger, scheduledAt: now, after: now) else { throw .noDate }
+        guard date.timeIntervalSince(now) <= PendingSchedule.horizon else { throw .beyondHorizon }
         return date
     }
 
@@ -63,27 +69,39 @@ extension CenterService {
     /// The number of pending requests.
     package var pendingCount: Int { schedule.entries.count }
 
-    /// Fires what is due now, in date order.
+    /// Fires what is due now, in date order; a date that passed long ago (the server was down)
+    /// fires once, late (``PendingSchedule/due(at:)``).
     func fireDue() {
-        let now = time.now
-        for firing in schedule.due(at: now) {
+        deliver(schedule.due(at: time.now))
+        armTimer()
+    }
+
+    /// Delivers what the schedule fired (it has moved on already), then prunes the history: each
+    /// delivery of a repeating request replaced the one before.
+    private func deliver(_ firings: [PendingSchedule.Firing]) {
+        for firing in firings {
             let next = firing.staysPending ? schedule.entries[firing.identifier]?.next : nil
             guard let delivered = try? store.fire(firing.identifier, dueAt: firing.date, next: next) else { continue }
             emit(.fired(identifier: firing.identifier, late: firing.late))
             arrived(delivered)
         }
-        armTimer()
+        if !firings.isEmpty { try? pruneHistory() }
     }
 
-    /// Moves a virtual clock on by `seconds`: each request due meanwhile fires at its own date,
-    /// in date order. Returns the time after.
+    /// Moves a virtual clock on by `seconds` (at most ``PendingSchedule/horizon``; the center's
+    /// requests refuse more): what falls due meanwhile fires in date order, each at its own date,
+    /// up to ``PendingSchedule/firingsPerAdvance`` firings; what is still due after them fires
+    /// once at the end, late, as after a restart. Returns the time after.
     package func advance(by seconds: Double) -> Date {
-        let target = time.now.addingTimeInterval(max(0, seconds))
-        while let next = schedule.nextDate, next <= target {
-            time.move(to: next)
-            fireDue()
+        let target = time.now.addingTimeInterval(min(max(0, seconds), PendingSchedule.horizon))
+        var fired = 0
+        while let stop = schedule.advanceStep(toward: target, firedSoFar: fired) {
+            time.move(to: stop.moment)
+            deliver(stop.firings)
+            fired += stop.firings.count
         }
         time.move(to: target)
+        armTimer()
         expireDue()
         return time.now
     }

@@ -51,7 +51,9 @@ public struct UNTimeIntervalNotificationTrigger: UNNotificationTrigger, Hashable
         if first > date { return first }
         guard repeats else { return nil }
         let periods = (date.timeIntervalSince(first) / timeInterval).rounded(.down) + 1
-        return first.addingTimeInterval(periods * timeInterval)
+        let next = first.addingTimeInterval(periods * timeInterval)
+        // Rounding may land on `date` itself: then the period after.
+        return next > date ? next : first.addingTimeInterval((periods + 1) * timeInterval)
     }
 
     /// What Apple's initializer raises for these values, if anything.
