@@ -31,7 +31,7 @@ struct PlayCommand: AsyncParsableCommand {
     func run() async throws {
         let clock = EventClock()
         let jsonl = events == .jsonl
-        let audioFile = try AudioFileValidator().validate(file)
+        let audioFile = try AudioFileValidator(sizeLimit: AudioFileValidator.playLimit, limitName: "files notiplay plays").validate(file)
         let engine = try output.audio.startEngine(untimed: output.untimed)
         let reporter = PlayReporter(file: audioFile, clock: clock, jsonl: jsonl, statusLine: !jsonl && Posix.isTerminal(.standardOutput),
             environment: processEnvironment)

@@ -190,7 +190,10 @@ struct ServeCommand: AsyncParsableCommand {
             defer { watch.cancel() }
             let driver = HeadlessDeckDriver(deck: service)
             driver.onBadLine = { _, problem in Diagnostics.shared.report("standard input: \(problem)") }
-            end = await driver.present(keys: keys, lines: InputLines.start(input: .standardInput), signals: signals)
+            let lines = InputLines.start(input: .standardInput) {
+                Diagnostics.shared.report("standard input: holds a NUL byte, so it is not lines of keys; it is no longer read")
+            }
+            end = await driver.present(keys: keys, lines: lines, signals: signals)
         } else {
             end = await TerminalCardDriver(output: capture.standardOutput.rawValue, environment: processEnvironment)
                 .present(deck: service, keys: keys)

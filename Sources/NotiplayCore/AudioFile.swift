@@ -62,21 +62,32 @@ public struct AudioFile: Sendable, Hashable, CustomStringConvertible {
 public struct AudioFileValidator: Sendable {
     /// The largest audio file accepted, in bytes: 5 MB by default, as on iOS.
     public var sizeLimit: Int
+    /// What the limit is for, as an error over it says (`"audio attachments"`).
+    public var limitName: String
 
-    /// The default audio size limit, 5 MB (5,242,880 bytes).
+    /// The audio attachment limit, 5 MB (5,242,880 bytes): iOS's, so that what plays here plays on
+    /// an iPhone.
     public static let defaultSizeLimit = 5 * 1024 * 1024
 
+    /// The limit of a file played by itself (`notiplay play`), 256 MB: not an attachment, so not
+    /// held to iOS's limit; libmpv reads it from the disk as it plays, and 256 MB is over 25
+    /// minutes of CD-quality WAV.
+    public static let playLimit = 256 * 1024 * 1024
+
     /// Creates a validator.
-    /// - Parameter sizeLimit: The largest file accepted, in bytes.
-    public init(sizeLimit: Int = AudioFileValidator.defaultSizeLimit) {
+    /// - Parameters:
+    ///   - sizeLimit: The largest file accepted, in bytes.
+    ///   - limitName: What the limit is for, as an error over it says.
+    public init(sizeLimit: Int = AudioFileValidator.defaultSizeLimit, limitName: String = "audio attachments") {
         self.sizeLimit = sizeLimit
+        self.limitName = limitName
     }
 
     /// Validates `argument`, a path as the user wrote it (relative to the working directory).
     /// - Returns: The validated file.
     /// - Throws: ``NotiplayError`` with kind `.missingInput` or `.badData`.
     public func validate(_ argument: String) throws(NotiplayError) -> AudioFile {
-        let file = try LocalFile.inspect(argument, sizeLimit: sizeLimit, limitName: "audio attachments")
+        let file = try LocalFile.inspect(argument, sizeLimit: sizeLimit, limitName: limitName)
         let format = try Self.audioFormat(of: file, argument: argument)
         return AudioFile(path: file.path, argument: argument, format: format, byteCount: file.size, sizeLimit: sizeLimit)
     }

@@ -3,15 +3,18 @@ package import SystemPackage
 
 /// The lines of an input (a pipe, a file, a terminal in cooked mode), as they come: read on a
 /// thread of its own (a blocking `read` must not hold one of Swift concurrency's threads), and
-/// ending at the input's end or its first error.
+/// ending at the input's end, its first error, or its first NUL byte: an input holding one is
+/// not text (`serve --headless </dev/zero` would otherwise read zeros on a core for ever).
 package enum InputLines {
     /// The longest line kept; the rest of a longer line is dropped.
     package static let lineLimit = 4096
 
     /// Starts reading `input`; the stream gives each line without its newline (a last line
     /// without one too) and ends with the input. The thread ends with the input, or with the
-    /// process.
-    package static func start(input: FileDescriptor) -> AsyncStream<String> {
+    /// process. `onNotText` is called (on the reading thread) when a NUL byte stops the reading.
+    package static func start(
+        input: FileDescriptor, onNotText: (@Sendable () -> Void)? = nil
+    ) -> AsyncStream<String> {
         let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .unbounded)
         do {
             try SystemThread.detach(name: "notiplay-input-lines") {
@@ -22,7 +25,13 @@ package enum InputLines {
                         (try? Posix.read(input, into: space)) ?? 0
                     }
                     if count == 0 { break }
-                    for line in splitter.take(buffer[0..<count]) { continuation.yield(line) }
+                    let chunk = buffer[0..<count]
+                    if let nul = chunk.firstIndex(of: 0) {
+                        for line in splitter.take(chunk[..<nul]) { continuation.yield(line) }
+                        onNotText?()
+                        break
+                    }
+                    for line in splitter.take(chunk) { continuation.yield(line) }
                 }
                 if let last = splitter.finish() { continuation.yield(last) }
                 continuation.finish()

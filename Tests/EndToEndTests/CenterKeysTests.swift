@@ -130,4 +130,26 @@ extension CenterTests {
         let result = try await server.finish(timeout: 30)
         #expect(result.status == 128 + SIGTERM, "\(result)")
     }
+
+    @Test("Headless serve with /dev/zero as its input: says the input is not lines of keys and stops reading it, and serves on")
+    func standardInputOfZeros() async throws {
+        defer {
+            E2E.remove(scratch)
+            try? FileManager.default.removeItem(atPath: environment["XDG_RUNTIME_DIR"]!)
+        }
+        // Its diagnostics on standard output too, to wait for them as for events.
+        let server = ChildProcess(
+            "/bin/sh", ["-c", "exec \"$0\" serve --headless --events jsonl --audio null < /dev/zero 2>&1", try E2E.binary()],
+            environment: environment)
+        try await server.start()
+        let said = await server.send(0, whenStdout: {
+            String(decoding: $0, as: UTF8.self).contains("standard input: holds a NUL byte, so it is not lines of keys; it is no longer read")
+        }, timeout: 30)
+        #expect(said != nil, "\(String(decoding: server.stdoutSoFar, as: UTF8.self).prefix(2000))")
+        let sent = try await notiplay("send", E2E.media("nagme.apns"), "--id", "nag")
+        #expect(sent.status == 0, "\(sent)")
+        server.send(SIGTERM)
+        let result = try await server.finish(timeout: 30)
+        #expect(result.status == 128 + SIGTERM, "\(result)")
+    }
 }

@@ -139,8 +139,8 @@ public struct AttachmentValidator: Sendable {
     /// - Parameter identifier: The attachment's identifier; empty means the file's name.
     /// - Throws: ``NotiplayError`` naming the file.
     public func validate(_ argument: String, identifier: String = "") throws(NotiplayError) -> UNNotificationAttachment {
-        let largest = max(limits.audio, limits.image)
-        let file = try LocalFile.inspect(argument, sizeLimit: largest, limitName: "attachments")
+        // Held to its own type's limit once its content is known: the message names that limit.
+        let file = try LocalFile.inspect(argument, sizeLimit: Int.max, limitName: "attachments")
         let name = identifier.isEmpty ? String(file.path.split(separator: "/").last ?? "") : identifier
         switch try content(size: file.size, header: file.header, bytes: file.bytes, argument: argument) {
         case .image(let image):
@@ -160,11 +160,6 @@ public struct AttachmentValidator: Sendable {
     /// - Throws: ``NotiplayError`` naming `name`, with kind `.badData`.
     public func check(bytes: [UInt8], name: String) throws(NotiplayError) -> AttachmentContent {
         guard !bytes.isEmpty else { throw NotiplayError(.badData, file: name, "is empty (0 bytes)") }
-        let largest = max(limits.audio, limits.image)
-        guard bytes.count <= largest else {
-            throw NotiplayError(
-                .badData, file: name, "is \(LocalFile.megabytes(bytes.count)); the limit for attachments is \(LocalFile.megabytes(largest))")
-        }
         let read = { (count: Int, offset: Int) -> [UInt8] in
             guard offset < bytes.count else { return [] }
             return Array(bytes[offset..<min(bytes.count, offset + count)])
