@@ -35,6 +35,8 @@ package final class FreedesktopBridge {
     /// The extras of each live freedesktop notification, by id (its actions, residency), learnt
     /// when the center takes it in (arrival or restore).
     var extras: [UInt32: FreedesktopExtras] = [:]
+    /// The `CloseNotification` calls waiting to be carried out together.
+    private var closing: [(id: UInt32, respond: @Sendable (DBusReply) -> Void)] = []
     private var connection: DBusServiceConnection?
     /// Set once the server stops: leaving the bus is no longer news.
     private let stopping = SharedFlag()
@@ -151,13 +153,26 @@ package final class FreedesktopBridge {
         respond(.values([.uint32(assignment.id)]))
     }
 
+    /// Closes the notification. The calls that reached the main actor before the removal runs
+    /// are removed together, in one store transaction: 10,000 calls at once are 10,000 fsyncs
+    /// otherwise.
     private func close(_ call: DBusMethodCall, _ respond: @escaping @Sendable (DBusReply) -> Void) {
         guard case .uint32(let id)? = call.arguments.first, extras[id] != nil else {
             respond(.error(.invalidArgs("no notification with that id")))
             return
         }
-        _ = try? service.remove(identifiers: [FreedesktopIDs.identifier(for: id)])
-        respond(.values([]))
+        closing.append((id, respond))
+        guard closing.count == 1 else { return }
+        Task { @MainActor [weak self] in self?.closeWaiting() }
+    }
+
+    /// Removes the notifications whose `CloseNotification` calls wait, then answers each call.
+    private func closeWaiting() {
+        let batch = closing
+        closing = []
+        let identifiers = Array(Set(batch.map(\.id))).sorted().map(FreedesktopIDs.identifier(for:))
+        _ = try? service.remove(identifiers: identifiers)
+        for (_, respond) in batch { respond(.values([])) }
     }
 
     func emit(_ signal: FreedesktopSignal) {

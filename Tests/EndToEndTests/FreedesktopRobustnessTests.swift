@@ -215,4 +215,45 @@ extension FreedesktopTests {
             #expect(try await fixture.serverAnswers())
         }
     }
+
+    @Test("1,000 CloseNotification calls sent at once: every one answered, every notification removed (one store write for those waiting together)")
+    func thousandClosesOneClient() async throws {
+        try await withFreedesktop { fixture, server in
+            let client = try DBusClient(address: fixture.bus.address)
+            func call(_ member: String, _ arguments: [DBusValue]) throws -> UInt32 {
+                try client.send(DBusCall(
+                    destination: FreedesktopTools.busName, path: FreedesktopTools.objectPath, interface: FreedesktopTools.busName,
+                    member: member, arguments: arguments))
+            }
+            func replies(to serials: [UInt32]) async throws -> [UInt32: [DBusValue]] {
+                try await Task.detached {
+                    var found: [UInt32: [DBusValue]] = [:]
+                    // A hang guard on a loaded 2-core machine, not a bound: each reply waits at most this.
+                    while found.count < serials.count, let received = try client.receive(timeout: .seconds(60)) {
+                        if case .reply(let serial, let values) = received { found[serial] = values }
+                        if case .error(let serial, let failure) = received { Issue.record("call \(serial): \(failure)") }
+                    }
+                    return found
+                }.value
+            }
+            let notifies = try (1...1_000).map { number in
+                try call("Notify", [.string("flood"), .uint32(0), .string(""), .string("n \(number)"), .string(""), .strings([]), .variants([:]), .int32(0)])
+            }
+            let ids = try await replies(to: notifies).values.compactMap { values -> UInt32? in
+                if case .uint32(let id)? = values.first { id } else { nil }
+            }
+            #expect(ids.count == 1_000)
+            let start = ContinuousClock.now
+            let closes = try ids.map { try call("CloseNotification", [.uint32($0)]) }
+            let answered = try await replies(to: closes)
+            print("1,000 CloseNotification answered in \(ContinuousClock.now - start)")
+            #expect(Set(answered.keys) == Set(closes), "\(answered.count) of 1,000 answered")
+            let listed = try await fixture.notiplay("list")
+            #expect(listed.status == 0 && listed.stdoutText.isEmpty, "\(listed.stdoutText.prefix(500))")
+            let history = try await fixture.notiplay("history", "--limit", "2000")
+            #expect(history.stdoutText.split(separator: "\n").filter { $0.contains("  removed  ") }.count == 1_000)
+            #expect(try await fixture.serverAnswers())
+            _ = server
+        }
+    }
 }
