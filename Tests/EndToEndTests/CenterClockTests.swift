@@ -15,13 +15,7 @@ struct CenterClockTests {
 
     init() throws {
         scratch = try E2E.scratch()
-        var environment = E2E.childEnvironment
-        environment["XDG_STATE_HOME"] = scratch.appendingPathComponent("state").path
-        environment["XDG_CONFIG_HOME"] = scratch.appendingPathComponent("config").path
-        // Short: a socket path may hold 107 bytes.
-        let runtime = "/tmp/npk-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
-        environment["XDG_RUNTIME_DIR"] = runtime
+        var environment = try E2E.centerEnvironment(scratch: scratch, runtimePrefix: "npk")
         // Server and clients read local dates in Berlin, whatever the machine's zone.
         environment["TZ"] = "Europe/Berlin"
         self.environment = environment

@@ -15,14 +15,7 @@ struct CenterTests {
 
     init() throws {
         scratch = try E2E.scratch()
-        var environment = E2E.childEnvironment
-        environment["XDG_STATE_HOME"] = scratch.appendingPathComponent("state").path
-        environment["XDG_CONFIG_HOME"] = scratch.appendingPathComponent("config").path
-        // Short: a socket path may hold 107 bytes.
-        let runtime = "/tmp/npe-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
-        environment["XDG_RUNTIME_DIR"] = runtime
-        self.environment = environment
+        environment = try E2E.centerEnvironment(scratch: scratch, runtimePrefix: "npe")
     }
 
     func notiplay(_ arguments: String...) async throws -> RunResult {

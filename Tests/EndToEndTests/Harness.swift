@@ -63,6 +63,19 @@ enum E2E {
     }
 
     /// A new empty folder under the temporary directory, mode 0755 (traversable by any user).
+    /// The environment of a center's server and clients kept in `scratch`: its state and
+    /// configuration there, its runtime folder (the socket's) a new one under /tmp named
+    /// `PREFIX-…` (short: a socket path may hold 107 bytes).
+    static func centerEnvironment(scratch: URL, runtimePrefix: String) throws -> [String: String] {
+        var environment = childEnvironment
+        environment["XDG_STATE_HOME"] = scratch.appendingPathComponent("state").path
+        environment["XDG_CONFIG_HOME"] = scratch.appendingPathComponent("config").path
+        let runtime = "/tmp/\(runtimePrefix)-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
+        environment["XDG_RUNTIME_DIR"] = runtime
+        return environment
+    }
+
     static func scratch() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("notiplay-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
