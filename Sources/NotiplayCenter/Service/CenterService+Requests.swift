@@ -59,7 +59,12 @@ extension CenterService {
                 return .categories(CategoriesReply(categories: try setCategories(categories.categories, for: categories.app)))
             } catch { return .failure(error) }
         case .authorize(let authorize):
-            return .authorized(AuthorizeReply(granted: !isDenied(authorize.app)))
+            // As `send` and `categories`: an app the server does not present for is no app of
+            // this system's, neither granted nor denied.
+            guard let name = appName(matching: authorize.app) else {
+                return .failure(CenterFailure(.unknownApp, CenterServiceError.unknownApp(authorize.app, known: appNames).description))
+            }
+            return .authorized(AuthorizeReply(granted: !isDenied(name)))
         }
     }
 

@@ -56,7 +56,8 @@ public struct CenterFailure: Error, Codable, Sendable, Equatable, CustomStringCo
         public static let invalidPayload = Code(rawValue: "invalid-payload")
         /// The server failed in a way that is not the request's fault.
         public static let `internal` = Code(rawValue: "internal")
-        /// The notification names an app the server does not present for.
+        /// The request (`send`, `categories`, `authorize`) names an app the server does not
+        /// present for.
         public static let unknownApp = Code(rawValue: "unknown-app")
         /// The store could not create or write its files (the client exits 73).
         public static let storeCannotCreate = Code(rawValue: "store-cannot-create")
