@@ -57,6 +57,7 @@ struct SendCommand: ParsableCommand {
     var repeatForm: String?
 
     func validate() throws {
+        if id?.isEmpty == true { throw ValidationError("--id is empty: give an identifier, or leave --id out for a new UUID") }
         if after != nil && at != nil { throw ValidationError("give --after or --at, not both") }
         if let after, after.seconds > PendingSchedule.horizon {
             throw ValidationError("--after is at most \(PendingSchedule.horizonText): nothing is scheduled further ahead")

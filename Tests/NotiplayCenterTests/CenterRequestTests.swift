@@ -30,6 +30,22 @@ struct CenterRequestTests {
         service.answer(CenterRequest(id: 1, operation: operation)) { _, _ in }
     }
 
+    @Test("A send with an empty identifier is bad-request, and nothing is stored")
+    func emptyIdentifier() async throws {
+        try await withCenter { service in
+            let send = SendOperation(payload: "{\"aps\":{\"alert\":\"x\"}}", app: "notiplay", identifier: "")
+            let reply = answer(service, .send(send))
+            guard case .failure(let failure) = reply else {
+                Issue.record("accepted: \(reply)")
+                return
+            }
+            #expect(failure.code == .badRequest && failure.message.contains("\"identifier\""), "\(failure)")
+            let history = try service.store.history(limit: 10)
+            #expect(history.isEmpty, "\(history)")
+            #expect(service.shownSession == nil)
+        }
+    }
+
     @Test("authorize: an app the server does not know is unknown-app, naming it; a known one is granted, a denied one not")
     func authorize() async throws {
         try await withCenter { service in

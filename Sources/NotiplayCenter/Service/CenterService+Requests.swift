@@ -69,6 +69,9 @@ extension CenterService {
     }
 
     private func receive(_ send: SendOperation, respondLater: (String) -> Void) -> CenterReply {
+        if send.identifier?.isEmpty == true {
+            return .failure(CenterFailure(.badRequest, "send: \"identifier\" is empty; leave it out for one the server makes"))
+        }
         let payload: APNsPayload
         do {
             payload = try NotificationDelivery.decode(Array(send.payload.utf8), sizeLimit: nil)

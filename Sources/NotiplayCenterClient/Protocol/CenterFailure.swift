@@ -38,8 +38,8 @@ public struct CenterFailure: Error, Codable, Sendable, Equatable, CustomStringCo
         public static let unsupportedVersion = Code(rawValue: "unsupported-version")
         /// `"op"` names no operation the server knows. The connection stays open.
         public static let unknownOperation = Code(rawValue: "unknown-op")
-        /// The request is JSON but not a valid request (a member missing or of the wrong type).
-        /// The connection stays open.
+        /// The request is JSON but not a valid request (a member missing or of the wrong type, a
+        /// `send` whose `identifier` is empty). The connection stays open.
         public static let badRequest = Code(rawValue: "bad-request")
         /// The frame is not UTF-8 JSON. The server closes the connection after this reply.
         public static let badFrame = Code(rawValue: "bad-frame")

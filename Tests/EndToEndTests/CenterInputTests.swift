@@ -1,0 +1,42 @@
+import Foundation
+import NotiplayTestSupport
+import Testing
+
+/// What `send` and `remove` take from the user: an identifier, and identifiers that name nothing
+/// live.
+extension CenterTests {
+    /// A raw client: a `send` with an empty identifier; its reply's code printed.
+    static let emptyIdentifierClient = #"""
+        import json, socket, struct, sys
+        def read(sock, n):
+            data = b""
+            while len(data) < n:
+                chunk = sock.recv(n - len(data))
+                if not chunk: raise ConnectionError("closed")
+                data += chunk
+            return data
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+            sock.settimeout(60)
+            sock.connect(sys.argv[1])
+            body = json.dumps({"v": 1, "id": 1, "op": "send", "app": "notiplay", "identifier": "",
+                               "payload": "{\"aps\":{\"alert\":\"x\"}}"}).encode()
+            sock.sendall(struct.pack(">I", len(body)) + body)
+            (length,) = struct.unpack(">I", read(sock, 4))
+            reply = json.loads(read(sock, length))
+            print((reply.get("error") or {}).get("code"))
+        """#
+
+    @Test("An empty identifier is refused: send --id \"\" exits 64, a raw send gets bad-request; nothing is stored")
+    func emptyIdentifier() async throws {
+        try await withServer { _ in
+            let sent = try await notiplay("send", E2E.media("nagme.apns"), "--id", "")
+            #expect(sent.status == 64, "\(sent)")
+            #expect(sent.stderrText.contains("--id"), "\(sent)")
+            let socket = environment["XDG_RUNTIME_DIR"]! + "/notiplay/center.sock"
+            let client = try await run("/usr/bin/env", ["python3", "-c", Self.emptyIdentifierClient, socket], timeout: 60, environment: environment)
+            #expect(client.status == 0 && client.stdoutText == "bad-request\n", "\(client)")
+            let history = try await notiplay("history", "--json")
+            #expect(history.status == 0 && history.stdoutText == "[]\n", "\(history)")
+        }
+    }
+}
