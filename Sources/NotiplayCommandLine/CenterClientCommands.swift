@@ -183,7 +183,12 @@ struct ListCommand: ParsableCommand {
 /// `notiplay remove`: removes notifications from the center; a shown card closes.
 struct RemoveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "remove", abstract: "Remove notifications from the running center (a shown card closes).")
+        commandName: "remove", abstract: "Remove notifications from the running center (a shown card closes).",
+        discussion: """
+            Prints the identifiers removed, a line each. An identifier that names no pending or \
+            delivered notification is reported on standard error; remove exits 66 when none of \
+            those given did, 0 when one was removed. --all with nothing to remove exits 0.
+            """)
 
     @Argument(help: ArgumentHelp("Identifiers of the notifications.", valueName: "id")) var ids: [String] = []
     @Flag(help: "Remove every pending and delivered notification.") var all = false
@@ -196,6 +201,13 @@ struct RemoveCommand: ParsableCommand {
         let reply = try CenterPlaces.perform(RemoveOperation(all ? .all : .identifiers(ids)))
         let text = reply.removed.map { TerminalText.clean($0) + "\n" }.joined()
         _ = try? FileDescriptor.standardOutput.writeAll(text.utf8)
+        guard !all else { return }
+        let removed = Set(reply.removed)
+        var told: Set<String> = []
+        for id in ids where !removed.contains(id) && told.insert(id).inserted {
+            Diagnostics.shared.report("\(TerminalText.visible(id)): no pending or delivered notification has that identifier")
+        }
+        if reply.removed.isEmpty { throw ExitCode(ExitStatus.missingInput) }
     }
 }
 

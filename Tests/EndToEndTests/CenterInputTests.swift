@@ -39,4 +39,26 @@ extension CenterTests {
             #expect(history.status == 0 && history.stdoutText == "[]\n", "\(history)")
         }
     }
+
+    @Test("remove says which identifiers name nothing live: 0 when one was removed, 66 when none was; --all of nothing is 0")
+    func removeUnknown() async throws {
+        try await withServer { _ in
+            for id in ["nag", "other"] {
+                let sent = try await notiplay("send", E2E.media("nagme.apns"), "--id", id)
+                #expect(sent.status == 0, "\(sent)")
+            }
+            let some = try await notiplay("remove", "nag", "ghost")
+            #expect(some.status == 0 && some.stdoutText == "nag\n", "\(some)")
+            #expect(some.stderrLines.contains { $0.hasSuffix("ghost: no pending or delivered notification has that identifier") }, "\(some)")
+            let none = try await notiplay("remove", "nag", "ghost\u{1B}[31m")
+            #expect(none.status == 66 && none.stdoutText.isEmpty, "\(none)")
+            #expect(none.stderrLines.count == 2, "\(none)")
+            #expect(none.stderrLines.contains { $0.hasSuffix("nag: no pending or delivered notification has that identifier") }, "\(none)")
+            #expect(!none.stderrText.contains("\u{1B}"), "\(none)")
+            let all = try await notiplay("remove", "--all")
+            #expect(all.status == 0 && all.stdoutText == "other\n" && all.stderrText.isEmpty, "\(all)")
+            let nothing = try await notiplay("remove", "--all")
+            #expect(nothing.status == 0 && nothing.stdoutText.isEmpty && nothing.stderrText.isEmpty, "\(nothing)")
+        }
+    }
 }
