@@ -2,9 +2,41 @@ import Foundation
 import NotiplayTestSupport
 import Testing
 
-/// What `send` and `remove` take from the user: an identifier, and identifiers that name nothing
-/// live.
+/// What `send` and `remove` take from the user: a payload on standard input, an identifier, and
+/// identifiers that name nothing live.
 extension CenterTests {
+    /// `script` run by `sh -c`, with `$0` the binary and `$1` `argument`, in this suite's environment.
+    func shell(_ script: String, _ argument: String = "") async throws -> RunResult {
+        try await run("/bin/sh", ["-c", script, try E2E.binary(), argument], timeout: 60, environment: environment)
+    }
+
+    @Test("send - reads the payload from standard input (a file or a pipe), and so does send /dev/stdin; bad input names standard input (65)")
+    func sendFromStandardInput() async throws {
+        try await withServer { _ in
+            let payload = E2E.media("nagme.apns")
+            let redirected = try await shell(#""$0" send - --id redirected < "$1""#, payload)
+            #expect(redirected.status == 0, "\(redirected)")
+            let piped = try await shell(#"cat "$1" | "$0" send - --id piped"#, payload)
+            #expect(piped.status == 0, "\(piped)")
+            let devStdin = try await shell(#"cat "$1" | "$0" send /dev/stdin --id dev-stdin"#, payload)
+            #expect(devStdin.status == 0, "\(devStdin)")
+
+            let notJSON = try await shell(#"printf 'not a payload' | "$0" send - --id bad"#)
+            #expect(notJSON.status == 65, "\(notJSON)")
+            #expect(notJSON.stderrText.contains("standard input: "), "\(notJSON)")
+            let empty = try await shell(#""$0" send - --id empty < /dev/null"#)
+            #expect(empty.status == 65 && empty.stderrText.contains("standard input: "), "\(empty)")
+            // A stream longer than a payload file may be: refused once 1 MiB is read, not read to its end.
+            let endless = try await shell(#""$0" send - --id endless < /dev/zero"#)
+            #expect(endless.status == 65 && endless.stderrText.contains("standard input: "), "\(endless)")
+            #expect(endless.stderrText.contains("1048576 bytes"), "\(endless)")
+
+            let list = try await notiplay("list", "--json")
+            let listed = try JSONSerialization.jsonObject(with: list.stdout) as? [[String: Any]]
+            #expect(Set(listed?.compactMap { $0["identifier"] as? String } ?? []) == ["redirected", "piped", "dev-stdin"], "\(list)")
+        }
+    }
+
     /// A raw client: a `send` with an empty identifier; its reply's code printed.
     static let emptyIdentifierClient = #"""
         import json, socket, struct, sys
