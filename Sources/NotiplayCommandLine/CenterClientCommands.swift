@@ -15,7 +15,9 @@ struct SendCommand: ParsableCommand {
             discussion: """
                 The payload and attachments are checked here first, with validate's errors and exit \
                 statuses; the attachments' bytes travel with the request, so the files may go once \
-                send returns. Exits 0 only once the server has stored the notification durably; 69 \
+                send returns. A payload of - is read from standard input (as a payload file: at most \
+                1 MiB, 65 when it is not a valid payload); a pipe named as a file (/dev/stdin, <(command)) \
+                is read too. Exits 0 only once the server has stored the notification durably; 69 \
                 when no server runs, 73 or 74 when its store cannot keep it. With --wait, prints the \
                 response (the action chosen, or the dismissal) as JSON when it comes. \
                 With --after or --at it is scheduled: pending until then (it survives a restart of the \
@@ -27,7 +29,9 @@ struct SendCommand: ParsableCommand {
                 """)
     }
 
-    @Argument(help: ArgumentHelp("The notification: an APNs payload (JSON).", valueName: "payload"), completion: .file())
+    @Argument(
+        help: ArgumentHelp("The notification: an APNs payload (JSON) file, or - for standard input.", valueName: "payload"),
+        completion: .file())
     var payload: String
 
     @Option(help: ArgumentHelp("Attach a local file (audio or image); repeatable.", valueName: "file"), completion: .file())
@@ -57,6 +61,7 @@ struct SendCommand: ParsableCommand {
     var repeatForm: String?
 
     func validate() throws {
+        if id?.isEmpty == true { throw ValidationError("--id is empty: give an identifier, or leave --id out for a new UUID") }
         if after != nil && at != nil { throw ValidationError("give --after or --at, not both") }
         if let after, after.seconds > PendingSchedule.horizon {
             throw ValidationError("--after is at most \(PendingSchedule.horizonText): nothing is scheduled further ahead")
@@ -93,13 +98,36 @@ struct SendCommand: ParsableCommand {
         return TriggerSpec(type: "calendar", dateComponents: named, repeats: repeatForm != nil)
     }
 
-    func run() throws {
-        let text: String
+    /// The payload argument that stands for standard input.
+    static let standardInputArgument = "-"
+
+    /// The payload as messages name it: `standard input` for `-`, else the path.
+    var payloadName: String { payload == Self.standardInputArgument ? "standard input" : TerminalText.visible(payload) }
+
+    /// The payload's bytes, checked as `validate` checks a file: from standard input for `-`,
+    /// else from the file (a pipe the user names, such as `/dev/stdin`, too). Both are read to
+    /// their end or refused past ``PayloadDecoder/fileCap``.
+    func payloadBytes() throws -> [UInt8] {
+        let decoder = PayloadDecoder()
         do {
-            text = String(decoding: try PayloadDecoder().decodeFileKeepingBytes(payload).bytes, as: UTF8.self)
-        } catch {
+            guard payload == Self.standardInputArgument else {
+                return try decoder.decodeFileKeepingBytes(payload, acceptingPipes: true).bytes
+            }
+            let bytes: [UInt8]
+            do {
+                bytes = try Posix.readToEnd(.standardInput, limit: PayloadDecoder.fileCap)
+            } catch {
+                throw NotiplayError(.badData, file: "standard input", "cannot be read: \(error.reason)")
+            }
+            _ = try decoder.decodeStream(bytes, from: "standard input")
+            return bytes
+        } catch let error as InvalidFileError {
             throw error.withCommandLineHints.notiplayError
         }
+    }
+
+    func run() throws {
+        let text = String(decoding: try payloadBytes(), as: UTF8.self)
         let validator = AttachmentValidator()
         var uploads: [AttachmentUpload] = []
         for file in attach {
@@ -119,7 +147,7 @@ struct SendCommand: ParsableCommand {
             }
         } catch {
             if case .failed(let failure) = error {
-                Diagnostics.shared.report("\(TerminalText.visible(payload)): \(failure.message)")
+                Diagnostics.shared.report("\(payloadName): \(failure.message)")
                 throw ExitCode(CenterPlaces.status(of: failure))
             }
             throw error.notiplayError
@@ -182,7 +210,12 @@ struct ListCommand: ParsableCommand {
 /// `notiplay remove`: removes notifications from the center; a shown card closes.
 struct RemoveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "remove", abstract: "Remove notifications from the running center (a shown card closes).")
+        commandName: "remove", abstract: "Remove notifications from the running center (a shown card closes).",
+        discussion: """
+            Prints the identifiers removed, a line each. An identifier that names no pending or \
+            delivered notification is reported on standard error; remove exits 66 when none of \
+            those given did, 0 when one was removed. --all with nothing to remove exits 0.
+            """)
 
     @Argument(help: ArgumentHelp("Identifiers of the notifications.", valueName: "id")) var ids: [String] = []
     @Flag(help: "Remove every pending and delivered notification.") var all = false
@@ -195,6 +228,13 @@ struct RemoveCommand: ParsableCommand {
         let reply = try CenterPlaces.perform(RemoveOperation(all ? .all : .identifiers(ids)))
         let text = reply.removed.map { TerminalText.clean($0) + "\n" }.joined()
         _ = try? FileDescriptor.standardOutput.writeAll(text.utf8)
+        guard !all else { return }
+        let removed = Set(reply.removed)
+        var told: Set<String> = []
+        for id in ids where !removed.contains(id) && told.insert(id).inserted {
+            Diagnostics.shared.report("\(TerminalText.visible(id)): no pending or delivered notification has that identifier")
+        }
+        if reply.removed.isEmpty { throw ExitCode(ExitStatus.missingInput) }
     }
 }
 

@@ -46,6 +46,31 @@ extension Posix {
         try call("dup2") { dup2(file.rawValue, target.rawValue) }
     }
 
+    /// Reads `file` (a pipe, a terminal, a file) to its end, but never more than `limit + 1`
+    /// bytes: more than `limit` back means it goes on past `limit`, and the rest is left unread.
+    /// A non-blocking descriptor is waited on (`poll(2)`) rather than failing with `EAGAIN`.
+    package static func readToEnd(_ file: FileDescriptor, limit: Int) throws(SystemCallError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while bytes.count <= limit {
+            let wanted = min(chunk.count, limit + 1 - bytes.count)
+            let result = chunk.withUnsafeMutableBytes { buffer in
+                Result { () throws(SystemCallError) in try read(file, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<wanted])) }
+            }
+            let count: Int
+            do {
+                count = try result.get()
+            } catch let error where error.errno == .resourceTemporarilyUnavailable {
+                var entries = [PollEntry(file: file, events: .readable)]
+                try poll(&entries, timeout: nil)
+                continue
+            }
+            if count == 0 { break }
+            bytes += chunk[..<count]
+        }
+        return bytes
+    }
+
     /// Clears `O_NONBLOCK` (`fcntl(2)`, `F_SETFL`): reads of `file` wait again.
     package static func setBlocking(_ file: FileDescriptor) throws(SystemCallError) {
         let flags = try call("fcntl") { fcntl(file.rawValue, F_GETFL) }

@@ -13,7 +13,8 @@ extension UNUserNotificationCenter {
 
     /// Asks the server whether the app may send notifications; calls `completionHandler` with
     /// the answer before returning. Granted unless the server was started with
-    /// `--deny APP`; `false` and the error when the server cannot be reached.
+    /// `--deny APP`; `false` and the error when the server cannot be reached, or does not present
+    /// for the app (``NotificationCenterError/unknownApp(message:)``, naming the apps it knows).
     /// - Parameters:
     ///   - options: What the app asks for (kept for source compatibility).
     ///   - completionHandler: Called once, before this returns, with whether the app may send
@@ -31,7 +32,8 @@ extension UNUserNotificationCenter {
     /// Asks the server whether the app may send notifications.
     /// - Parameter options: What the app asks for (kept for source compatibility).
     /// - Returns: Whether it may (granted unless the server was started with `--deny APP`).
-    /// - Throws: ``NotificationCenterError`` when the server cannot be reached.
+    /// - Throws: ``NotificationCenterError`` when the server cannot be reached, or does not
+    ///   present for the app (``NotificationCenterError/unknownApp(message:)``).
     public func requestAuthorization(options: UNAuthorizationOptions) async throws -> Bool {
         try await link("requestAuthorization").perform(AuthorizeOperation(app: app)).granted
     }

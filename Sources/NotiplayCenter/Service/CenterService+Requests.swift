@@ -59,11 +59,19 @@ extension CenterService {
                 return .categories(CategoriesReply(categories: try setCategories(categories.categories, for: categories.app)))
             } catch { return .failure(error) }
         case .authorize(let authorize):
-            return .authorized(AuthorizeReply(granted: !isDenied(authorize.app)))
+            // As `send` and `categories`: an app the server does not present for is no app of
+            // this system's, neither granted nor denied.
+            guard let name = appName(matching: authorize.app) else {
+                return .failure(CenterFailure(.unknownApp, CenterServiceError.unknownApp(authorize.app, known: appNames).description))
+            }
+            return .authorized(AuthorizeReply(granted: !isDenied(name)))
         }
     }
 
     private func receive(_ send: SendOperation, respondLater: (String) -> Void) -> CenterReply {
+        if send.identifier?.isEmpty == true {
+            return .failure(CenterFailure(.badRequest, "send: \"identifier\" is empty; leave it out for one the server makes"))
+        }
         let payload: APNsPayload
         do {
             payload = try NotificationDelivery.decode(Array(send.payload.utf8), sizeLimit: nil)

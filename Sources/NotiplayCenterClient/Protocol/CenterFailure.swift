@@ -38,8 +38,8 @@ public struct CenterFailure: Error, Codable, Sendable, Equatable, CustomStringCo
         public static let unsupportedVersion = Code(rawValue: "unsupported-version")
         /// `"op"` names no operation the server knows. The connection stays open.
         public static let unknownOperation = Code(rawValue: "unknown-op")
-        /// The request is JSON but not a valid request (a member missing or of the wrong type).
-        /// The connection stays open.
+        /// The request is JSON but not a valid request (a member missing or of the wrong type, a
+        /// `send` whose `identifier` is empty). The connection stays open.
         public static let badRequest = Code(rawValue: "bad-request")
         /// The frame is not UTF-8 JSON. The server closes the connection after this reply.
         public static let badFrame = Code(rawValue: "bad-frame")
@@ -56,7 +56,8 @@ public struct CenterFailure: Error, Codable, Sendable, Equatable, CustomStringCo
         public static let invalidPayload = Code(rawValue: "invalid-payload")
         /// The server failed in a way that is not the request's fault.
         public static let `internal` = Code(rawValue: "internal")
-        /// The notification names an app the server does not present for.
+        /// The request (`send`, `categories`, `authorize`) names an app the server does not
+        /// present for.
         public static let unknownApp = Code(rawValue: "unknown-app")
         /// The store could not create or write its files (the client exits 73).
         public static let storeCannotCreate = Code(rawValue: "store-cannot-create")

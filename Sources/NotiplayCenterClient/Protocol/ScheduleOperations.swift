@@ -147,7 +147,8 @@ public struct CategoriesReply: Codable, Sendable, Equatable {
 }
 
 /// `authorize`: an app asks to send notifications (Apple: `requestAuthorization`). Granted
-/// unless the server was started with `--deny APP`.
+/// unless the server was started with `--deny APP`; an app the server does not present for fails
+/// with ``CenterFailure/Code/unknownApp``, as its `send` would.
 public struct AuthorizeOperation: CenterOperation {
     /// The reply: granted or not.
     public typealias Reply = AuthorizeReply

@@ -56,8 +56,12 @@ public struct PayloadDecoder: Sendable {
 
     /// Decodes the payload file at `path`, as ``decodeFile(_:)`` does, and returns the bytes it
     /// read too: for a caller that hands on exactly what it checked (`notiplay send`).
-    public func decodeFileKeepingBytes(_ path: String) throws(InvalidFileError) -> (payload: APNsPayload, bytes: [UInt8]) {
-        let bytes = try FileBytes.contents(of: path, cap: Self.fileCap, what: "a payload")
+    /// - Parameter acceptingPipes: Whether a pipe the user named (`/dev/stdin` in a pipeline, a
+    ///   shell's `<(…)`) is read too, to its end or past ``fileCap`` (an error).
+    public func decodeFileKeepingBytes(
+        _ path: String, acceptingPipes: Bool = false
+    ) throws(InvalidFileError) -> (payload: APNsPayload, bytes: [UInt8]) {
+        let bytes = try FileBytes.contents(of: path, cap: Self.fileCap, what: "a payload", acceptingPipes: acceptingPipes)
         do {
             return (try decode(bytes), bytes)
         } catch {
