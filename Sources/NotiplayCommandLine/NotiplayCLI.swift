@@ -60,6 +60,8 @@ public enum NotiplayCLI {
         // Before anything is written: an extension's `print` reaches descriptor 1 line by line
         // even when it is a pipe, so it keeps its place among the events (see OutputCapture).
         Posix.lineBufferStandardOutput()
+        // A server that plays media all day keeps no freed buffers (see Posix+Memory).
+        Posix.returnLargeBlocksToTheSystem()
         self.commandName = commandName ?? toolName(argument0: CommandLine.arguments.first)
         DiagnosticsLogHandler.bootstrap(environment: processEnvironment)
         if let library = processEnvironment["NOTIPLAY_LIBMPV"], !library.isEmpty {

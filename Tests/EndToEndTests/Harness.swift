@@ -184,6 +184,11 @@ final class ChildProcess: Sendable {
         Data((try? running.standardOutput) ?? [])
     }
 
+    /// The process's identifier, once started.
+    var processID: Int32? {
+        (try? running)?.processID
+    }
+
     /// Sends `signal` to the process.
     func send(_ signal: Int32) {
         (try? running)?.signal(signal)
