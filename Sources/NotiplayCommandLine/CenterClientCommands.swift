@@ -122,7 +122,8 @@ struct SendCommand: ParsableCommand {
             _ = try decoder.decodeStream(bytes, from: "standard input")
             return bytes
         } catch let error as InvalidFileError {
-            throw error.withCommandLineHints.notiplayError
+            // No hint: send has no option that lifts a payload's limit (the center keeps APNs' 4096 bytes).
+            throw error.notiplayError
         }
     }
 

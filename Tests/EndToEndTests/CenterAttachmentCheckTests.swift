@@ -6,43 +6,26 @@ import Testing
 /// sends anything gets `invalid-payload`, and nothing of it is stored.
 extension CenterTests {
     /// A raw client: one `send` frame per attachment case, each reply printed as a JSON line.
-    static let rawClient = #"""
-        import base64, json, socket, struct, sys
-        def frame(sock, message):
-            body = json.dumps(message).encode()
-            sock.sendall(struct.pack(">I", len(body)) + body)
-        def read(sock, n):
-            data = b""
-            while len(data) < n:
-                chunk = sock.recv(n - len(data))
-                if not chunk: raise ConnectionError("closed")
-                data += chunk
-            return data
+    static let attachmentsClient = #"""
         wav = lambda size: b"RIFF" + struct.pack("<I", size - 8) + b"WAVEfmt " + struct.pack("<IHHIIHH", 16, 1, 1, 8000, 16000, 2, 16) + b"data" + struct.pack("<I", size - 44) + bytes(size - 44)
         png = b"\x89PNG\r\n\x1a\n" + bytes(100)
         cases = [("zeros.wav", "audio", bytes(11 * 1048576)), ("big.wav", "audio", wav(6 * 1000 * 1000)),
                  ("empty.wav", "audio", b""), ("text.wav", "audio", b"just some text, not audio\n" * 10),
                  ("picture.wav", "audio", png), ("fine.wav", "audio", wav(4000))]
-        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
-            sock.settimeout(60)
-            sock.connect(sys.argv[1])
+        with connect(sys.argv[1]) as sock:
             for number, (name, kind, data) in enumerate(cases, 1):
                 frame(sock, {"v": 1, "id": number, "op": "send", "app": "notiplay", "identifier": name,
                              "payload": "{\"aps\":{\"alert\":\"x\"}}",
                              "attachments": [{"name": name, "kind": kind, "data": base64.b64encode(data).decode()}]})
-                while True:
-                    (length,) = struct.unpack(">I", read(sock, 4))
-                    reply = json.loads(read(sock, length))
-                    if "event" not in reply: break
-                print(json.dumps({"name": name, "ok": reply.get("ok"), "code": (reply.get("error") or {}).get("code"),
-                                  "message": (reply.get("error") or {}).get("message")}), flush=True)
+                answer = reply(sock)
+                print(json.dumps({"name": name, "ok": answer.get("ok"), "code": (answer.get("error") or {}).get("code"),
+                                  "message": (answer.get("error") or {}).get("message")}), flush=True)
         """#
 
     @Test("Attachments a raw client sends that send would refuse (zeros, a WAV over 5 MB, empty, text, an image sent as audio): invalid-payload, nothing stored")
     func serverChecksAttachments() async throws {
         try await withServer(keepingStore: true) { _ in
-            let socket = environment["XDG_RUNTIME_DIR"]! + "/notiplay/center.sock"
-            let client = try await run("/usr/bin/env", ["python3", "-c", Self.rawClient, socket], timeout: 120, environment: environment)
+            let client = try await rawClient(Self.attachmentsClient, timeout: 120)
             #expect(client.status == 0, "\(client)")
             let replies = client.stdoutText.split(separator: "\n").compactMap {
                 try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
