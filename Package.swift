@@ -90,7 +90,7 @@ let package = Package(
         .target(name: "NotiplayViews", dependencies: ["NotiplayCore"]),
         // The Desktop Notifications spec's `Notify` mapped to the center's model: pure values
         // and functions (no D-Bus), for `serve --freedesktop`.
-        .target(name: "NotiplayFreedesktop", dependencies: ["NotiplayCore", "NotiplaySystem"]),
+        .target(name: "NotiplayFreedesktop", dependencies: ["NotiplayCore"]),
         .target(
             name: "NotiplayDBus",
             dependencies: ["CDBus", "NotiplaySystem", .product(name: "SystemPackage", package: "swift-system")]
@@ -109,7 +109,7 @@ let package = Package(
         ),
         .target(
             name: "NotiplayFreedesktopBridge",
-            dependencies: ["NotiplayCenter", "NotiplayCore", "NotiplayDBus", "NotiplayFreedesktop", "Notiplay"]
+            dependencies: ["NotiplayCenter", "NotiplayCore", "NotiplayDBus", "NotiplayFreedesktop", "Notiplay", "NotiplayViews"]
         ),
         // The center as one running thing: store, center, socket, desktop bridge and sounds wired
         // once, for `serve` (which parses arguments and runs it).
@@ -150,6 +150,7 @@ let package = Package(
             dependencies: [
                 "NotiplayCenter",
                 "NotiplayCenterClient",
+                "NotiplayDBus",
                 "NotiplayFreedesktop",
                 "NotiplayFreedesktopBridge",
                 "NotiplayServer",
@@ -183,7 +184,10 @@ let package = Package(
         .executableTarget(name: "notiplay-print-probe", dependencies: ["NotiplayCommandLine"], path: "Tests/PrintProbe"),
         .target(
             name: "NotiplayTestSupport",
-            dependencies: ["NotiplayCore", "NotiplayPlayback", .product(name: "Subprocess", package: "swift-subprocess")],
+            dependencies: [
+                "NotiplayCore", "NotiplayPlayback", .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
             path: "Tests/Support"
         ),
         .testTarget(name: "NotiplayCoreTests", dependencies: ["NotiplayCore", "NotiplayTestSupport"]),
@@ -206,7 +210,7 @@ let package = Package(
             // CMPV: a second libmpv client on an engine's player (OutputFallbackTests).
             dependencies: [
                 "CMPV", "NotiplayPlayback", "NotiplayCore", "NotiplaySystem", "NotiplayTestSupport",
-                .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "Logging", package: "swift-log"), .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         .testTarget(

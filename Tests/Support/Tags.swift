@@ -1,6 +1,7 @@
 public import Testing
 
-// The kinds of tests, as tags, and the lanes that `Scripts/test` and the README run them in.
+// The kinds of tests, as tags, and the lanes that `Scripts/test` runs them in
+// (Documentation/Testing.md lists them).
 //
 // Swift Testing's `--filter` and `--skip` match test IDs, not tags, so each test module puts its
 // suites of a kind inside a namespace of the kind's name (`enum RealEngine`, `enum RealTime`,
