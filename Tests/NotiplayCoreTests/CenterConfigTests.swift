@@ -116,8 +116,8 @@ import Testing
         #expect(problems("[global\n") == ["1:1: a section header must end with ]"])
         #expect(problems("[global]\n  just words") == ["2:3: expected a [section] or key = value"])
         #expect(problems("[global]\n = 3") == ["2:2: a key is missing before ="])
-        #expect(problems("[r]\nsummary = \"open") == ["2:11: the quoted value has no closing quote"])
-        #expect(problems("[r]\nsummary = \"a\" b\nsilence = yes") == ["2:16: nothing may follow the closing quote"])
+        #expect(problems("[r]\nsummary = \"open\nsilence = yes") == ["2:11: the quoted value has no closing quote"])
+        #expect(problems("[r]\nsummary = \"a\" b\nsilence = yes") == ["2:15: nothing may follow the closing quote"])
         #expect(problems("[r]\nsummary = \"a\\tb\"\nsilence = yes") == [
             "2:13: unknown escape \\t: only \\\" and \\\\ are known"
         ])
@@ -156,6 +156,7 @@ import Testing
 
     @Test func collectsEveryProblemInFileOrder() {
         #expect(problems("[global]\nvolume = x\nsounds = 2\n").map { $0.prefix(4) } == ["2:10", "3:10"])
+        #expect(problems("[a]\napp = x\n[b]\nvolume = 900\n").map { $0.prefix(4) } == ["1:1:", "4:10"])
     }
 
     @Test func theErrorPrintsFileLineAndColumn() {
@@ -179,14 +180,14 @@ import Testing
         #expect(mkfifo(fifo, 0o600) == 0)
         #expect(message(fifo) == "\(fifo): is a FIFO, not a configuration")
         let big = folder + "/big.conf"
-        FileManager.default.createFile(atPath: big, contents: Data(repeating: 0x23, count: 2 << 20))
+        try Data(repeating: 0x23, count: 2 << 20).write(to: URL(fileURLWithPath: big))
         #expect(message(big) == "\(big): is 2097152 bytes; a configuration file may not be larger than 1048576 bytes")
         let latin1 = folder + "/latin1.conf"
-        FileManager.default.createFile(atPath: latin1, contents: Data([0x5B, 0x72, 0x5D, 0x0A, 0x23, 0xE9, 0x0A]))
+        try Data([0x5B, 0x72, 0x5D, 0x0A, 0x23, 0xE9, 0x0A]).write(to: URL(fileURLWithPath: latin1))
         #expect(message(latin1) == "\(latin1): is not UTF-8 text")
         #expect(message(folder + "/none.conf") == "\(folder)/none.conf: no such file")
         let good = folder + "/good.conf"
-        FileManager.default.createFile(atPath: good, contents: Data("[r]\nsilence = yes\n".utf8))
+        try Data("[r]\nsilence = yes\n".utf8).write(to: URL(fileURLWithPath: good))
         #expect(try CenterConfig.load(file: good).rules.count == 1)
     }
 }

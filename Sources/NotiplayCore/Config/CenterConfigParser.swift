@@ -46,7 +46,13 @@ struct CenterConfigParser {
             parser.line(line.last == "\r" ? line.dropLast() : line, number: number)
         }
         parser.endSection()
-        guard parser.problems.isEmpty else { throw CenterConfigError(file: file, problems: parser.problems) }
+        guard parser.problems.isEmpty else {
+            // A rule's own problem (it does nothing) is found at its end: every one in file order.
+            let ordered = parser.problems.enumerated().sorted {
+                ($0.element.line ?? 0, $0.element.column ?? 0, $0.offset) < ($1.element.line ?? 0, $1.element.column ?? 0, $1.offset)
+            }
+            throw CenterConfigError(file: file, problems: ordered.map(\.element))
+        }
         return CenterConfig(defaults: parser.defaults, rules: parser.rules)
     }
 
@@ -101,7 +107,7 @@ struct CenterConfigParser {
 
     private mutating func endSection() {
         guard let section, !section.isGlobal else { return }
-        if section.actions.isEmpty {
+        if !section.keys.keys.contains(where: Self.actionKeys.contains) {
             fail(section.line, 1, "rule [\(section.name)] does nothing: give it one of \(Self.actionKeys.joined(separator: ", "))")
             return
         }
