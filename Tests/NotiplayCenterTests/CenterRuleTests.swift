@@ -108,6 +108,50 @@ extension RealEngine {
             }
         }
 
+        @Test("timeout, history, autoplay, urgency and a sound file: the card's traits and the sound played, on body and summary globs")
+        func otherActions() async throws {
+            let folders = try ArrivalSoundFolders()
+            let bell = try folders.copy("tone-1s.wav", to: folders.root + "/bells", as: "bell.wav")
+            let text = """
+                [short]
+                summary = Build*
+                timeout = 2.5
+                history = no
+                autoplay = yes
+                [bell]
+                body = *failed*
+                urgency = normal
+                sound = \(bell)
+                [none]
+                app = Chat
+                sound = none
+                """
+            try await withCenter(text) { service, recorder in
+                _ = try service.receive(IncomingNotification(
+                    identifier: "build", app: "notiplay",
+                    payload: "{\"aps\":{\"alert\":{\"title\":\"Build 7\",\"body\":\"it failed\"},\"sound\":\"default\"}}"))
+                let traits = try #require(service.live["build"]?.traits)
+                #expect(traits.lifetime == .milliseconds(2500) && traits.transient && traits.startsMedia)
+                await recorder.wait { if case .sound(.played(identifier: "build", _, _, _)) = $0 { true } else { false } }
+                #expect(recorder.sounds.contains(
+                    .played(identifier: "build", sound: "bell.wav", path: ArrivalSoundFolders.real(bell), volume: 100)))
+                _ = try service.receive(IncomingNotification(identifier: "chat", app: "Chat", payload: Self.payload("Hi")))
+                #expect(service.live["chat"]?.traits.sound == RuleSound.none)
+                // Sounds reach the engine in order: once the next one has played, chat's would have.
+                try await send(service, recorder, "after", app: "notiplay")
+                // No sound at all: not played, not stopped by the next one, not silenced.
+                #expect(!recorder.sounds.contains { Self.identifier(of: $0) == "chat" }, "\(recorder.sounds)")
+            }
+        }
+
+        static func identifier(of event: SoundEvent) -> String {
+            switch event {
+            case .played(let identifier, _, _, _), .queued(let identifier, _, _), .silenced(let identifier, _),
+                .ended(let identifier, _), .warning(let identifier, _):
+                identifier
+            }
+        }
+
         @Test("A reload with an invalid file keeps the rules in force and says why; a valid one changes them for what comes next")
         func reload() async throws {
             var next = "[global\n"
