@@ -111,6 +111,30 @@ struct CenterConfigTests {
         #expect(result.status == 128 + SIGTERM, "\(result)")
     }
 
+    @Test("[global]: the store where store says, no arrival sounds with sounds = no; --keep-history still parses over the file's")
+    func globalDefaults() async throws {
+        defer {
+            E2E.remove(scratch)
+            try? FileManager.default.removeItem(atPath: environment["XDG_RUNTIME_DIR"]!)
+        }
+        let elsewhere = scratch.appendingPathComponent("elsewhere").path
+        try write("[global]\nstore = \(elsewhere)\nsounds = no\nkeep-history = 5\n")
+        let server = ChildProcess(
+            try E2E.binary(), ["serve", "--headless", "--events", "jsonl", "--audio", "null", "--keep-history", "10"],
+            environment: environment)
+        try await server.start()
+        #expect(await server.until(["\"event\":\"shown\""]), "the server did not start: \(server.stdoutText)")
+        let sent = try await notiplay("send", scratch.appendingPathComponent("ding.apns").path, "--app", "Mail", "--id", "m")
+        #expect(sent.status == 0, "\(sent)")
+        #expect(await server.until(["\"event\":\"shown\"", "\"identifier\":\"m\""]), "\(server.stdoutText)")
+        server.send(SIGTERM)
+        let result = try await server.finish(timeout: 30)
+        #expect(result.status == 128 + SIGTERM, "\(result)")
+        #expect(FileManager.default.fileExists(atPath: elsewhere + "/center.sqlite"), "no store in \(elsewhere)")
+        #expect(!FileManager.default.fileExists(atPath: environment["XDG_STATE_HOME"]! + "/notiplay/center.sqlite"))
+        #expect(!result.stdoutText.contains("\"event\":\"sound\""), "an arrival sound with sounds = no: \(result.stdoutText)")
+    }
+
     @Test("serve refuses a configuration file it cannot use, naming it: 65 (invalid, a directory, 2 MB, not UTF-8, a FIFO), 66 (--config names none); validate says FILE:LINE:COLUMN")
     func badFilesAtStart() async throws {
         defer {
