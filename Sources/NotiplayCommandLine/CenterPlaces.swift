@@ -23,7 +23,7 @@ enum CenterPlaces {
         switch failure.code {
         case .storeCannotCreate: ExitStatus.cantCreate
         case .storeIOError: ExitStatus.ioError
-        case .invalidPayload, .unknownApp, .badRequest, .invalidTrigger, .invalidCategories: ExitStatus.badData
+        case .invalidPayload, .unknownApp, .badRequest, .invalidTrigger, .invalidCategories, .invalidConfig: ExitStatus.badData
         case .notAllowed: 77
         default: ExitStatus.unavailable
         }

@@ -21,7 +21,7 @@ struct NotiplayCommand: AsyncParsableCommand {
             subcommands: [
                 PlayCommand.self, DeliverCommand.self, ValidateCommand.self, ExtensionsCommand.self, TestCommand.self,
                 ServeCommand.self, SendCommand.self, ListCommand.self, RemoveCommand.self, HistoryCommand.self,
-                FocusCommand.self, ClockCommand.self,
+                FocusCommand.self, ClockCommand.self, ReloadCommand.self,
             ])
     }
 

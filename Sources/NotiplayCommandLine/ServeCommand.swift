@@ -34,8 +34,11 @@ struct ServeCommand: AsyncParsableCommand {
                 --app (default notiplay, the built-in app); the server presents for each --app FILE and \
                 every *.app.json in $XDG_CONFIG_HOME/notiplay/apps (else ~/.config/notiplay/apps). \
                 Ended notifications stay in the history until --keep-history or --keep-days lets them \
-                go. Exits 65 for an app file that is not valid, 69 when a server already runs, 73 or 74 \
-                when the store cannot be opened.
+                go. Defaults and rules come from $XDG_CONFIG_HOME/notiplay/notiplay.conf (else \
+                ~/.config/notiplay/notiplay.conf) or --config FILE; options given here win; a headless \
+                server reads it again on SIGHUP, any server on `\(NotiplayCLI.commandName) reload`. Exits 65 \
+                for an app or configuration file that is not valid, 66 when --config names no file, 69 \
+                when a server already runs, 73 or 74 when the store cannot be opened.
                 """)
     }
 
@@ -51,11 +54,14 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Print events as JSON lines (default: readable lines).")
     var events: EventFormat?
 
+    @Option(help: ArgumentHelp("The configuration file (default: $XDG_CONFIG_HOME/notiplay/notiplay.conf, if it exists).", valueName: "file"), completion: .file())
+    var config: String?
+
     @Option(help: ArgumentHelp("Keep at most this many ended notifications in the history (default 100000).", valueName: "n"))
-    var keepHistory = 100_000
+    var keepHistory: Int?
 
     @Option(help: ArgumentHelp("Forget ended notifications after this many days (default 90).", valueName: "days"))
-    var keepDays = 90.0
+    var keepDays: Double?
 
     @Option(help: ArgumentHelp("The clock scheduled notifications fire on: system, or virtual (moved only by `\(NotiplayCLI.commandName) clock --advance`, for tests).", valueName: "clock"))
     var clock: ClockKind = .system
@@ -73,19 +79,21 @@ struct ServeCommand: AsyncParsableCommand {
     var replace = false
 
     @Option(help: ArgumentHelp("With --freedesktop, how long a low or normal notification that leaves it to the server (expire_timeout -1) stays on screen; 0: until dismissed (default 10).", valueName: "seconds"))
-    var expire = 10.0
+    var expire: Double?
 
     @Option(help: ArgumentHelp("The same for a critical one (default 0: until dismissed).", valueName: "seconds"))
-    var expireCritical = 0.0
+    var expireCritical: Double?
 
     @OptionGroup var output: OutputOptions
 
     @OptionGroup var media: MediaRootOptions
 
-    /// `--expire` and `--expire-critical` as the mapping's defaults (0: never).
-    var expiryDefaults: FreedesktopExpiryDefaults {
+    /// `--expire` and `--expire-critical` (else the configuration's `expire` and
+    /// `expire-critical`, else 10 and 0) as the mapping's defaults (0: never).
+    func expiryDefaults(_ file: ConfigDefaults) -> FreedesktopExpiryDefaults {
         func expiry(_ seconds: Double) -> FreedesktopExpiry { seconds == 0 ? .never : .after(milliseconds: Int((seconds * 1000).rounded())) }
-        return FreedesktopExpiryDefaults(low: expiry(expire), normal: expiry(expire), critical: expiry(expireCritical))
+        let normal = expiry(expire ?? file.expire ?? 10)
+        return FreedesktopExpiryDefaults(low: normal, normal: normal, critical: expiry(expireCritical ?? file.expireCritical ?? 0))
     }
 
     enum ClockKind: String, CaseIterable, ExpressibleByArgument {
@@ -94,9 +102,10 @@ struct ServeCommand: AsyncParsableCommand {
 
     func validate() throws {
         if start != nil && clock != .virtual { throw ValidationError("--start is for --clock virtual") }
-        if keepHistory < 0 { throw ValidationError("--keep-history must be 0 or more") }
-        if !(keepDays > 0 && keepDays <= 36_500) { throw ValidationError("--keep-days must be more than 0 and at most 36500") }
-        for (name, seconds) in [("--expire", expire), ("--expire-critical", expireCritical)] where !(seconds >= 0 && seconds <= 86_400) {
+        if let keepHistory, keepHistory < 0 { throw ValidationError("--keep-history must be 0 or more") }
+        if let keepDays, !(keepDays > 0 && keepDays <= 36_500) { throw ValidationError("--keep-days must be more than 0 and at most 36500") }
+        for (name, seconds) in [("--expire", expire), ("--expire-critical", expireCritical)] {
+            guard let seconds, !(seconds >= 0 && seconds <= 86_400) else { continue }
             throw ValidationError("\(name) must be 0 (never) or a number of seconds up to 86400")
         }
     }
@@ -106,18 +115,22 @@ struct ServeCommand: AsyncParsableCommand {
         // fails (and is dropped) instead of killing the server between storing a notification
         // and answering its sender.
         Posix.setDisposition(.ignore, for: SignalNumber.brokenPipe)
+        let configFile = ServeConfig(option: config)
+        let settings = try configFile.loadAtStart()
+        let defaults = settings.defaults
+        let storeFolder = defaults.store ?? CenterPlaces.storeFolder
         let apps = try ServeApps.load(files: app, builtIn: freedesktop ? [FreedesktopApp.app()] : [])
         let mediaFolders = try media.folders()
         let time: CenterTime = clock == .virtual ? .virtual(startingAt: start?.date ?? Date()) : .system
         let store: CenterStore
-        do { store = try CenterServer.openStore(folder: CenterPlaces.storeFolder, time: time) } catch {
+        do { store = try CenterServer.openStore(folder: storeFolder, time: time) } catch {
             throw ExitCode(Self.status(of: error))
         }
         for warning in store.warnings { Diagnostics.shared.report("warning: \(warning)") }
         // Every way out (q, a signal, an error before serving) leaves the store whole in
         // center.sqlite, its -wal emptied.
         defer { Self.close(store) }
-        let desktop = try freedesktop ? freedesktopSettings() : nil
+        let desktop = try freedesktop ? freedesktopSettings(defaults) : nil
         // Extensions run from here on: what they print becomes log events (headless) or waits for
         // the terminal card to be gone.
         let clock = EventClock()
@@ -126,11 +139,14 @@ struct ServeCommand: AsyncParsableCommand {
             redirect: NotiplayCLI.ownsProcess)
         let engine = try output.audio.startEngine(untimed: output.untimed)
         // Arrival sounds play on an engine of their own: a sound never unloads the card's media.
-        let soundEngine = try output.audio.arrivalSounds.startEngine(untimed: output.untimed)
+        let soundEngine = defaults.sounds == false ? nil : try output.audio.arrivalSounds.startEngine(untimed: output.untimed)
         var configuration = CenterServer.Configuration(
-            store: store, storeFolder: CenterPlaces.storeFolder, socketPath: CenterPlaces.socketPath, apps: apps,
+            store: store, storeFolder: storeFolder, socketPath: CenterPlaces.socketPath, apps: apps,
             types: NotiplayCLI.types, engine: engine)
         configuration.soundEngine = soundEngine
+        configuration.config = settings
+        configuration.configLoader = { () throws(CenterConfigError) -> CenterConfig in try configFile.load() }
+        if let theme = defaults.soundTheme { configuration.soundTheme = theme }
         configuration.soundDataDirectories = ArrivalSoundResolver.dataDirectories(xdgDataDirs: processEnvironment["XDG_DATA_DIRS"])
         configuration.presentation.environment = hostEnvironment(mediaFolders: mediaFolders)
         if !headless, let columns = TerminalSize.current(fd: 1, environment: processEnvironment)?.columns {
@@ -139,16 +155,19 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.clock = clock
         configuration.time = time
         configuration.denied = Set(deny)
-        configuration.retention = (count: keepHistory, age: Duration.milliseconds(Int64(keepDays * 86_400_000)))
+        let days = keepDays ?? defaults.keepDays ?? 90
+        configuration.retention = (
+            count: keepHistory ?? defaults.keepHistory ?? 100_000, age: Duration.milliseconds(Int64(days * 86_400_000))
+        )
         configuration.freedesktop = desktop
         let status = await Self.serve(configuration, headless: headless, keys: keys ?? KeyScript(), capture: capture)
         await engine.shutdown()
-        await soundEngine.shutdown()
+        await soundEngine?.shutdown()
         if status != 0 { throw ExitCode(status) }
     }
 
     /// `--freedesktop`'s settings, or exit 69 without a session bus.
-    private func freedesktopSettings() throws -> CenterServer.Freedesktop {
+    private func freedesktopSettings(_ file: ConfigDefaults) throws -> CenterServer.Freedesktop {
         guard let address = processEnvironment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty else {
             Diagnostics.shared.report(
                 "--freedesktop: no session bus (DBUS_SESSION_BUS_ADDRESS is not set); run it inside a desktop session or dbus-run-session")
@@ -156,7 +175,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let mapping = FreedesktopMapping.Options(
             dataDirectories: ArrivalSoundResolver.dataDirectories(xdgDataDirs: processEnvironment["XDG_DATA_DIRS"]),
-            defaultExpiry: expiryDefaults)
+            defaultExpiry: expiryDefaults(file))
         return CenterServer.Freedesktop(address: address, replace: replace, mapping: mapping, version: NotiplayCLI.version) {
             Diagnostics.shared.report("--freedesktop: another server took org.freedesktop.Notifications, or the bus went away")
         }
@@ -186,8 +205,14 @@ struct ServeCommand: AsyncParsableCommand {
         let end: CardEnd
         if headless {
             let (signals, continuation) = AsyncStream.makeStream(of: Int32.self)
-            let watch = InterruptWatch(signal: { continuation.yield($0) })
-            defer { watch.cancel() }
+            let watch = InterruptWatch(hangUp: false, signal: { continuation.yield($0) })
+            // Headless, SIGHUP reloads the configuration, as daemons do; in a terminal it means
+            // the terminal went away, and the server ends.
+            let reloads = SignalWatch(SignalNumber.hangUp) { Task { @MainActor in service.reloadConfiguration() } }
+            defer {
+                watch.cancel()
+                reloads.cancel()
+            }
             let driver = HeadlessDeckDriver(deck: service)
             driver.onBadLine = { _, problem in Diagnostics.shared.report("standard input: \(problem)") }
             let lines = InputLines.start(input: .standardInput) {

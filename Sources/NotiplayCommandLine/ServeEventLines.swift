@@ -31,6 +31,13 @@ extension ServeCommand {
             soundLine(sound, at: t)
         case .warning(let identifier, let key, let message):
             warningLine(identifier: identifier, key: key, message: message, at: t)
+        case .configuration(.reloaded(let rules)):
+            EventLine("config", t: t, [("outcome", .string("reloaded")), ("rules", .integer(rules))])
+        case .configuration(.kept(let problems)):
+            EventLine("config", t: t, [
+                ("outcome", .string("kept")),
+                ("message", .string("the configuration in force stays: " + problems.joined(separator: "; "))),
+            ])
         case .presentation, .action, .response:
             nil
         }

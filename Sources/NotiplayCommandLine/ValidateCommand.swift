@@ -6,7 +6,7 @@ import SystemPackage
 struct ValidateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
-        abstract: "Check payloads, extension Info.plists, app files and playback scripts.",
+        abstract: "Check payloads, extension Info.plists, app files, playback scripts and notiplay.conf.",
         discussion: """
             Each file is judged by its name, then its content: *.apns and JSON with "aps" are \
             payloads; *.app.json and JSON with "name" and no "aps" are app files; Info.plist, \
@@ -14,7 +14,8 @@ struct ValidateCommand: ParsableCommand {
             are playback scripts, whose steps are parsed and whose app, extensions folder, \
             payloads and attachments must exist; audio and image files (by name or first \
             bytes) are checked as attachments: a known format, within 5 MB for audio and 10 MB \
-            for images; anything else is judged as a payload.
+            for images; *.conf files are the server's configuration (notiplay.conf), each \
+            problem printed as FILE:LINE:COLUMN: message; anything else is judged as a payload.
 
             Prints valid or invalid with the reasons (by line and column in a script), per \
             file; an invalid file's verdict says what it was taken for and what told that. \
@@ -22,7 +23,7 @@ struct ValidateCommand: ParsableCommand {
             """)
 
     @Argument(
-        help: ArgumentHelp("A payload, Info.plist, .appex folder, app file, .playback script or attachment.", valueName: "file"),
+        help: ArgumentHelp("A payload, Info.plist, .appex folder, app file, .playback script, attachment or .conf file.", valueName: "file"),
         completion: .file())
     var files: [String]
 
@@ -38,6 +39,14 @@ struct ValidateCommand: ParsableCommand {
         var anyInvalid = false
         var anyMissing = false
         for file in files {
+            if ConfigValidation.isConfig(file) {
+                let verdict = ConfigValidation.validate(file)
+                if !verdict.valid {
+                    if verdict.missing { anyMissing = true } else { anyInvalid = true }
+                }
+                output.append(json ? verdict.json.jsonText + "\n" : verdict.text)
+                continue
+            }
             let result = (ScriptValidation.isScript(file) ? ScriptValidation.validate(file) : validator.validate(file))
                 .withCommandLineHints
             if !result.valid {

@@ -59,6 +59,7 @@ extension FreedesktopBridge: NotificationTraitSource {
         NotificationTraits(
             category: category, startsMedia: extras.sound != nil,
             lifetime: extras.expireTimeout.map { .milliseconds(Int64($0)) }, transient: extras.transient,
-            defaultAction: extras.actions.defaultActionLabel.map { $0.isEmpty ? "open" : $0 }, sender: extras.app)
+            defaultAction: extras.actions.defaultActionLabel.map { $0.isEmpty ? "open" : $0 }, sender: extras.app,
+            ruleCategory: extras.category ?? "")
     }
 }

@@ -56,6 +56,13 @@ package final class CenterServer {
         package var policy = CenterDeck.Policy()
         /// The desktop's notification server, if this center is to be it.
         package var freedesktop: Freedesktop?
+        /// The configuration in force at start (its rules, its default volume).
+        package var config = CenterConfig()
+        /// Reads the configuration again, on ``CenterServer/reloadConfiguration()`` and the
+        /// `reload` request; `nil`: there is nothing to reload.
+        package var configLoader: (@MainActor () throws(CenterConfigError) -> CenterConfig)?
+        /// The XDG sound theme the default arrival sound is looked up in first.
+        package var soundTheme = "freedesktop"
 
         /// A configuration with the essentials; the rest as their defaults say.
         package init(
@@ -136,13 +143,16 @@ package final class CenterServer {
             store: store, apps: apps, types: types, engine: configuration.engine, configuration: configuration.presentation,
             clock: configuration.clock, time: configuration.time, policy: configuration.policy)
         service.deniedApps = configuration.denied
+        service.config = configuration.config
+        service.configLoader = configuration.configLoader
         service.retention = configuration.retention
         service.serviceConfiguration.environment = configuration.presentation.environment
         if let soundEngine = configuration.soundEngine {
             let folders = Dictionary(apps.map { ($0.definition.name, $0.soundsFolder) }, uniquingKeysWith: { first, _ in first })
-            let resolver = ArrivalSoundResolver(
+            var resolver = ArrivalSoundResolver(
                 dataDirectories: configuration.soundDataDirectories, chimeFolder: configuration.storeFolder,
                 soundsFolder: { folders[$0] ?? nil })
+            resolver.theme = configuration.soundTheme
             service.arrivalSounds = ArrivalSoundPlayer(engine: soundEngine, resolver: resolver)
         }
         if let desktop = configuration.freedesktop {

@@ -10,6 +10,7 @@ public final class InterruptWatch: Sendable {
     private static let signals = [SignalNumber.interrupt, SignalNumber.terminate, SignalNumber.hangUp]
     nonisolated(unsafe) private let sources: [any DispatchSourceSignal]
     private let signalNumber = Atomic<Int32>(0)
+    private let numbers: [Int32]
 
     /// Starts watching; `handler` runs on a queue of its own at the first signal.
     public convenience init(_ handler: @escaping @Sendable () -> Void) {
@@ -17,16 +18,20 @@ public final class InterruptWatch: Sendable {
     }
 
     /// Starts watching; `handler` runs on a queue of its own at the first signal, with its number.
-    public init(signal handler: @escaping @Sendable (Int32) -> Void) {
+    /// - Parameter hangUp: Whether `SIGHUP` is one of the signals (a headless server leaves it
+    ///   to a ``SignalWatch`` that reloads its configuration).
+    public init(hangUp: Bool = true, signal handler: @escaping @Sendable (Int32) -> Void) {
         let queue = DispatchQueue(label: "notiplay.signals")
+        let numbers = hangUp ? Self.signals : Self.signals.filter { $0 != SignalNumber.hangUp }
+        self.numbers = numbers
         var sources: [any DispatchSourceSignal] = []
-        for number in Self.signals {
+        for number in numbers {
             Posix.setDisposition(.ignore, for: number)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             sources.append(source)
         }
         self.sources = sources
-        for (source, number) in zip(sources, Self.signals) {
+        for (source, number) in zip(sources, numbers) {
             source.setEventHandler { [weak self] in
                 guard let self else { return }
                 if self.signalNumber.exchange(number, ordering: .acquiringAndReleasing) != 0 {
@@ -48,6 +53,6 @@ public final class InterruptWatch: Sendable {
     /// Stops watching; the signals' default actions are restored.
     public func cancel() {
         sources.forEach { $0.cancel() }
-        for number in Self.signals { Posix.setDisposition(.systemDefault, for: number) }
+        for number in numbers { Posix.setDisposition(.systemDefault, for: number) }
     }
 }

@@ -43,6 +43,29 @@ struct ArrivalSoundResolverTests {
         #expect(first.file.path.hasSuffix("/message-new-instant.oga"))
     }
 
+    @Test("sound-theme: the default sound comes from that theme first, else from freedesktop")
+    func namedTheme() throws {
+        let freedesktop = try folders.theme("chime.wav", ext: "wav")
+        let oxygen = try folders.copy(
+            "chime.ogg", to: freedesktop.data + "/sounds/oxygen/stereo", as: "message-new-instant.ogg")
+        var resolver = folders.resolver(dataDirectories: [freedesktop.data])
+        resolver.theme = "oxygen"
+        #expect(resolver.resolve(.default, app: "App").sound?.file.path == ArrivalSoundFolders.real(oxygen))
+        resolver.theme = "absent"
+        #expect(resolver.resolve(.default, app: "App").sound?.file.path == ArrivalSoundFolders.real(freedesktop.file))
+    }
+
+    @Test("A rule's absolute sound file plays; one that is not audio gives the default sound, with a warning naming it")
+    func ruleFile() throws {
+        let bell = try folders.copy("tone-1s.wav", to: folders.root + "/bells", as: "bell.wav")
+        let played = folders.resolver().resolve(file: bell)
+        #expect(played.warnings == [] && played.sound?.name == "bell.wav" && played.sound?.file.path == ArrivalSoundFolders.real(bell))
+        let text = try folders.write("not audio", to: folders.root, as: "notes.txt")
+        let refused = folders.resolver().resolve(file: text)
+        #expect(refused.sound?.isDefault == true)
+        #expect(refused.warnings.count == 1 && refused.warnings[0].hasPrefix("sound \(text) is not audio"), "\(refused.warnings)")
+    }
+
     @Test("A theme sound that is not audio is skipped with a warning")
     func brokenTheme() throws {
         let data = folders.root + "/broken-share"

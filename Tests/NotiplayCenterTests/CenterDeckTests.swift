@@ -81,6 +81,28 @@ struct CenterDeckTests {
         #expect(order(deck) == ["fire", "flood", "alarm", "n4", "n3", "memo", "n1", "n2"])
     }
 
+    @Test("A card a rule sends ahead (skip-queue) is placed as a critical one, without being critical")
+    func skipQueue() {
+        var deck = CenterDeck()
+        _ = deck.arrive(arrival("memo"), at: .seconds(0))
+        _ = deck.mediaChanged(playing: true, ended: false)
+        _ = deck.arrive(arrival("n1"), at: .seconds(1))
+        var ahead = arrival("meeting")
+        ahead.skipsQueue = true
+        #expect(deck.arrive(ahead, at: .seconds(2)) == .shown)
+        #expect(order(deck) == ["meeting", "memo", "n1"])
+        #expect(deck.shown?.critical == false && deck.shown?.goesAhead == true)
+        // An idle card sent ahead is not covered by a normal arrival, as a critical one is not.
+        #expect(deck.arrive(arrival("n2"), at: .seconds(3)) == .waiting(position: 1))
+        // Behind a busy critical card, it waits first in line.
+        #expect(deck.arrive(arrival("fire", critical: true), at: .seconds(4)) == .shown)
+        deck.keyPressed(at: .seconds(5))
+        var next = arrival("standup")
+        next.skipsQueue = true
+        #expect(deck.arrive(next, at: .seconds(6)) == .waiting(position: 1))
+        #expect(order(deck) == ["fire", "standup", "meeting", "n2", "memo", "n1"])
+    }
+
     @Test("A waiting card whose media starts by itself shows when the media ahead ends; three play in order")
     func soundsInTurn() {
         var deck = CenterDeck()

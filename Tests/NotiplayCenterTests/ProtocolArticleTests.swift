@@ -53,7 +53,7 @@ import NotiplayCenterClient
                 checked.replies += 1
             }
         }
-        #expect(checked.requests == 11 && checked.replies == 12 && checked.events == 1, "\(checked)")
+        #expect(checked.requests == 12 && checked.replies == 13 && checked.events == 1, "\(checked)")
     }
 
     /// `body` is a reply: to `request` if there is one (a failure being exactly the server's
@@ -76,6 +76,7 @@ import NotiplayCenterClient
             case .clock: ok = try succeeds(body, id: request.id, as: ClockReply.self)
             case .categories: ok = try succeeds(body, id: request.id, as: CategoriesReply.self)
             case .authorize: ok = try succeeds(body, id: request.id, as: AuthorizeReply.self)
+            case .reload: ok = try succeeds(body, id: request.id, as: ReloadReply.self)
             }
             #expect(ok, "\(text) is not the reply to \(request)")
         case nil:

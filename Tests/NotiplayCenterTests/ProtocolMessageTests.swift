@@ -140,6 +140,7 @@ import NotiplayCenterClient
             case .clock(let r): r
             case .categories(let r): r
             case .authorized(let r): r
+            case .reloaded(let r): r
             case .failure(let f): f
             }
         #expect((expected as? Reply) == decoded)

@@ -142,6 +142,8 @@ final class EchoHandler: Sendable {
             return .categories(CategoriesReply(categories: []))
         case .authorize:
             return .authorized(AuthorizeReply(granted: true))
+        case .reload:
+            return .reloaded(ReloadReply(rules: 0))
         }
     }
 

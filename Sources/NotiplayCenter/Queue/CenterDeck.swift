@@ -6,6 +6,9 @@
 ///   pressed in the last ``Policy/keyGrace``); then it waits, as the next card.
 /// - A critical arrival goes ahead of every non-critical card: it takes the screen from a
 ///   non-critical card even when that one is busy, and waits only behind a busy critical one.
+/// - An arrival a configuration rule sends ahead (`skip-queue`) is placed as a critical one is
+///   (ahead of every other card, taking the screen even from a busy one), without a critical
+///   card's look.
 /// - A card whose media should start by itself (a desktop notification's `sound-file`) and had
 ///   to wait shows, and starts, when the media ahead of it ends, or when the card ahead of it
 ///   goes: no key needed, so three in a row are heard one after another, in the order they came.
@@ -45,12 +48,16 @@ public struct CenterDeck: Sendable, Equatable {
         public var presentable: Bool
         /// Its card's media starts by itself when the card shows.
         public var startsMedia: Bool
+        /// A configuration rule sends it ahead of the waiting cards (`skip-queue`).
+        public var skipsQueue: Bool
 
-        /// An arrival; by default not critical, presentable, with no media of its own starting.
+        /// An arrival; by default not critical, presentable, with no media of its own starting,
+        /// not sent ahead.
         public init(
             identifier: String, app: String, thread: String? = nil, critical: Bool = false, presentable: Bool = true,
-            startsMedia: Bool = false
+            startsMedia: Bool = false, skipsQueue: Bool = false
         ) {
+            self.skipsQueue = skipsQueue
             self.identifier = identifier
             self.app = app
             self.thread = thread
@@ -76,6 +83,11 @@ public struct CenterDeck: Sendable, Equatable {
         public var startsMedia: Bool
         /// When its newest notification arrived, in arrival order (larger is newer).
         public var order: Int
+        /// One of its notifications was sent ahead by a configuration rule.
+        public var skipsQueue = false
+
+        /// It is placed as a critical card is: critical, or sent ahead by a rule.
+        public var goesAhead: Bool { critical || skipsQueue }
 
         /// The notification the card shows now: its newest.
         public var shown: String { identifiers[identifiers.count - 1] }
@@ -143,6 +155,7 @@ public struct CenterDeck: Sendable, Equatable {
             cards[index].identifiers.removeAll { $0 == arrival.identifier }
             cards[index].identifiers.append(arrival.identifier)
             cards[index].critical = cards[index].critical || arrival.critical
+            cards[index].skipsQueue = cards[index].skipsQueue || arrival.skipsQueue
             cards[index].startsMedia = cards[index].startsMedia || arrival.startsMedia
             cards[index].order = arrivals
             return .replaced(shownCard: index == shownIndex)
@@ -154,13 +167,14 @@ public struct CenterDeck: Sendable, Equatable {
         if let index = shownIndex, let thread = arrival.thread, cards[index].app == arrival.app, cards[index].thread == thread {
             cards[index].identifiers.append(arrival.identifier)
             cards[index].critical = cards[index].critical || arrival.critical
+            cards[index].skipsQueue = cards[index].skipsQueue || arrival.skipsQueue
             cards[index].startsMedia = cards[index].startsMedia || arrival.startsMedia
             cards[index].order = arrivals
             return .joinedShownCard
         }
         let new = card(for: arrival)
         guard let index = shownIndex else {
-            let at = new.critical ? 0 : cards.prefix { $0.critical && $0.presentable }.count
+            let at = new.goesAhead ? 0 : cards.prefix { $0.goesAhead && $0.presentable }.count
             cards.insert(new, at: at)
             shownIndex = at
             lastKey = nil
@@ -168,11 +182,11 @@ public struct CenterDeck: Sendable, Equatable {
         }
         let current = cards[index]
         let busy = isBusy(at: now)
-        let takes = new.critical ? (!current.critical || !busy) : (!current.critical && !busy)
+        let takes = new.goesAhead ? (!current.goesAhead || !busy) : (!current.goesAhead && !busy)
         if takes {
             // Media cut off by a critical arrival plays again, in its turn, once it is over.
             if mediaPlaying { cards[index].startsMedia = true }
-            let at = new.critical ? 0 : cards.prefix { $0.critical && $0.presentable }.count
+            let at = new.goesAhead ? 0 : cards.prefix { $0.goesAhead && $0.presentable }.count
             cards.insert(new, at: at)
             shownIndex = at
             lastKey = nil
@@ -183,7 +197,7 @@ public struct CenterDeck: Sendable, Equatable {
         // non-critical card after every critical one.
         var at = index + 1
         while at < cards.count, cards[at].presentable,
-            (cards[at].critical && !new.critical) || (cards[at].order > current.order && (cards[at].critical || !new.critical))
+            (cards[at].goesAhead && !new.goesAhead) || (cards[at].order > current.order && (cards[at].goesAhead || !new.goesAhead))
         {
             at += 1
         }
@@ -194,7 +208,7 @@ public struct CenterDeck: Sendable, Equatable {
     private func card(for arrival: Arrival) -> Card {
         Card(
             app: arrival.app, thread: arrival.thread, identifiers: [arrival.identifier], critical: arrival.critical,
-            presentable: arrival.presentable, startsMedia: arrival.startsMedia, order: arrivals)
+            presentable: arrival.presentable, startsMedia: arrival.startsMedia, order: arrivals, skipsQueue: arrival.skipsQueue)
     }
 
     /// A key was pressed on the shown card at `now`.

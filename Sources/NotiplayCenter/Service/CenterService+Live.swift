@@ -40,7 +40,8 @@ extension CenterService {
     }
 
     /// Decodes `stored` once (or takes `payload`, decoded already when it was received), asks its
-    /// traits (unless `given`), and keeps both while it lives.
+    /// traits (unless `given`), applies the configuration's rules to them (the one place they
+    /// apply: a reload changes what arrives next, never a live card), and keeps both while it lives.
     @discardableResult
     func remember(_ stored: StoredNotification, payload: APNsPayload? = nil, traits given: NotificationTraits? = nil) -> UNNotification? {
         let delivery = delivery(of: stored, payload: payload)
@@ -54,6 +55,7 @@ extension CenterService {
                 }
             }
         }
+        if let notification { traits = applyingRules(to: traits, of: notification, app: stored.app) }
         let delivered = stored.deliveredAt ?? stored.arrivedAt
         let expires = traits.lifetime.map {
             delivered.addingTimeInterval(Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18)

@@ -65,6 +65,11 @@ extension CenterService {
                 return .failure(CenterFailure(.unknownApp, CenterServiceError.unknownApp(authorize.app, known: appNames).description))
             }
             return .authorized(AuthorizeReply(granted: !isDenied(name)))
+        case .reload:
+            switch reloadConfiguration() {
+            case .reloaded(let rules): return .reloaded(ReloadReply(rules: rules))
+            case .kept(let problems): return .failure(CenterFailure(.invalidConfig, problems.joined(separator: "\n")))
+            }
         }
     }
 

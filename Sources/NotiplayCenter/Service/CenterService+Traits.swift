@@ -3,8 +3,8 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import NotiplayCore
-package import Notiplay
+package import NotiplayCore
+import Notiplay
 
 /// What a notification's card needs beyond its payload, told by whoever understands the payload
 /// (the desktop bridge, for the notifications it mapped).
@@ -23,12 +23,29 @@ package struct NotificationTraits: Sendable, Equatable {
     /// The program that sent it, as its card's header names it, when that is not its app (a
     /// desktop notification's `app_name`).
     package var sender: String?
+    /// The category configuration rules match, when it is not the payload's category (a desktop
+    /// notification's `category` hint: its payload's category carries its buttons).
+    package var ruleCategory: String?
+    /// The arrival sound a configuration rule gives it instead of its payload's (`nil`: its own).
+    package var sound: RuleSound?
+    /// Its arrival sound's volume, 0 to 100, as the configuration says (`nil`: the sound's own).
+    package var soundVolume: Int?
+    /// A configuration rule silences its arrival sound.
+    package var silenced: Bool
+    /// A configuration rule sends its card ahead of the waiting ones, shown at once.
+    package var skipsQueue: Bool
 
     /// Traits: by default none of these.
     package init(
         category: UNNotificationCategory? = nil, startsMedia: Bool = false, lifetime: Duration? = nil, transient: Bool = false,
-        defaultAction: String? = nil, sender: String? = nil
+        defaultAction: String? = nil, sender: String? = nil, ruleCategory: String? = nil, sound: RuleSound? = nil, soundVolume: Int? = nil,
+        silenced: Bool = false, skipsQueue: Bool = false
     ) {
+        self.ruleCategory = ruleCategory
+        self.sound = sound
+        self.soundVolume = soundVolume
+        self.silenced = silenced
+        self.skipsQueue = skipsQueue
         self.category = category
         self.startsMedia = startsMedia
         self.lifetime = lifetime
@@ -56,7 +73,7 @@ extension CenterService {
         CenterDeck.Arrival(
             identifier: stored.identifier, app: stored.app, thread: stored.threadIdentifier,
             critical: notification?.request.content.interruptionLevel == .critical, presentable: apps[stored.app] != nil,
-            startsMedia: startsMedia)
+            startsMedia: startsMedia, skipsQueue: live[stored.identifier]?.traits.skipsQueue ?? false)
     }
 
     /// Notifications ended (dismissed, removed, expired): forgotten here, and deleted from the

@@ -1,4 +1,4 @@
-import NotiplayCore
+package import NotiplayCore
 package import Notiplay
 package import NotiplayPlayback
 
@@ -55,6 +55,8 @@ package final class CenterService {
         case action(CenterResponse)
         /// A notification's card was dismissed or answered.
         case response(CenterResponse)
+        /// The configuration was reloaded, or kept because the new one is not valid.
+        case configuration(ConfigurationChange)
     }
 
     /// Why notifications left the center.
@@ -85,6 +87,11 @@ package final class CenterService {
             }
         }
     }
+    /// The configuration in force: its rules decide the traits of what arrives from now on
+    /// (``remember``), its `volume` is the arrival sounds' default.
+    package var config = CenterConfig()
+    /// Reads the configuration again, for ``reloadConfiguration()``; `nil`: there is none to reload.
+    package var configLoader: (@MainActor () throws(CenterConfigError) -> CenterConfig)?
     /// Apps refused the right to send notifications (`serve --deny`).
     package var deniedApps: Set<String> = []
     var apps: [String: App]

@@ -1,6 +1,23 @@
 package import NotiplayCore
 package import NotiplayPlayback
 
+/// What the configuration's rules say of one arrival sound.
+package struct SoundRule: Sendable, Equatable {
+    /// It is not played.
+    package var silenced: Bool
+    /// Its volume, 0 to 100, instead of the sound's own.
+    package var volume: Int?
+    /// An absolute path to play instead of the notification's sound.
+    package var file: String?
+
+    /// A rule; by default it changes nothing.
+    package init(silenced: Bool = false, volume: Int? = nil, file: String? = nil) {
+        self.silenced = silenced
+        self.volume = volume
+        self.file = file
+    }
+}
+
 /// Plays notifications' arrival sounds through an engine of their own, as ``SoundPolicy`` says.
 ///
 /// The engine is the sounds' alone (the server keeps a second one warm for them), so a sound
@@ -77,13 +94,15 @@ package final class ArrivalSoundPlayer {
     ///   - sound: The notification's sound (`content.sound`).
     ///   - level: Its interruption level (`content.interruptionLevel`).
     ///   - focus: Whether Focus is on.
+    ///   - rule: What the configuration says of it (silence, a volume, a file).
     /// - Returns: The decision.
     @discardableResult
     package func arrive(
         identifier: String, app: String, sound: UNNotificationSound?, level: UNNotificationInterruptionLevel,
-        focus: Bool
+        focus: Bool, rule: SoundRule = SoundRule()
     ) -> SoundDecision {
-        let decision = SoundPolicy.decide(level: level, sound: sound, focus: focus, mediaPlaying: isMediaPlaying)
+        let decision = SoundPolicy.decide(
+            level: level, sound: sound, focus: focus, mediaPlaying: isMediaPlaying, silencedByRule: rule.silenced)
         switch decision {
         case .noSound:
             break
@@ -91,9 +110,10 @@ package final class ArrivalSoundPlayer {
             emit(.silenced(identifier: identifier, reason: reason))
         case .queue, .play:
             guard let sound else { break }
-            let resolution = resolver.resolve(sound, app: app)
+            let resolution = rule.file.map { resolver.resolve(file: $0) } ?? resolver.resolve(sound, app: app)
             for warning in resolution.warnings { emit(.warning(identifier: identifier, message: warning)) }
-            guard let resolved = resolution.sound else { break }
+            guard var resolved = resolution.sound else { break }
+            if let volume = rule.volume { resolved.volume = Double(volume) / 100 }
             let arrival = Arrival(identifier: identifier, sound: resolved)
             if decision == .play && waiting.isEmpty {
                 start(arrival)

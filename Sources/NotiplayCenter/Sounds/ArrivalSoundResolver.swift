@@ -61,6 +61,9 @@ package struct ArrivalSoundResolver: Sendable {
     package var soundsFolder: @Sendable (String) -> String?
     /// The audio check every file passes (its size limit applies).
     package var validator: AudioFileValidator
+    /// The XDG sound theme the default sound is looked up in first (then `freedesktop`, as the
+    /// sound theme specification falls back).
+    package var theme = "freedesktop"
 
     /// A resolver.
     /// - Parameters:
@@ -111,6 +114,20 @@ package struct ArrivalSoundResolver: Sendable {
             sound: file.map { ResolvedSound(name: Self.defaultName, file: $0, volume: volume) }, warnings: warnings)
     }
 
+    /// The file at absolute `path` (a configuration rule's `sound`), or the default sound with
+    /// a warning when it is not audio notiplay plays.
+    package func resolve(file path: String) -> ArrivalSoundResolution {
+        do throws(NotiplayError) {
+            let file = try validator.validate(path)
+            return ArrivalSoundResolution(sound: ResolvedSound(name: Path.lastComponent(path), file: file, volume: 1), warnings: [])
+        } catch {
+            var warnings = ["sound \(Self.shown(path)) is not audio: \(error.reason); the default sound plays"]
+            let file = defaultFile(warnings: &warnings)
+            return ArrivalSoundResolution(
+                sound: file.map { ResolvedSound(name: Self.defaultName, file: $0, volume: 1) }, warnings: warnings)
+        }
+    }
+
     /// A critical sound's volume clamped to 0…1 (1 when it has none); 1 for other sounds.
     package static func volume(of sound: UNNotificationSound) -> Double {
         guard sound.isCritical, let volume = sound.volume, !volume.isNaN else { return 1 }
@@ -158,14 +175,16 @@ package struct ArrivalSoundResolver: Sendable {
     /// The theme's sound when it is installed and valid, else the chime; `nil` (with a warning)
     /// only when the chime cannot be written either.
     private func defaultFile(warnings: inout [String]) -> AudioFile? {
-        for folder in dataDirectories {
-            for ext in Self.themeExtensions {
-                let path = Path.join(folder, "sounds/freedesktop/stereo/\(Self.themeSoundName).\(ext)")
-                guard Path.exists(path) else { continue }
-                do throws(NotiplayError) {
-                    return try validator.validate(path)
-                } catch {
-                    warnings.append("the sound theme's \(Self.shown(path)) is not audio: \(error.reason); it is skipped")
+        let themes = theme == "freedesktop" ? [theme] : [theme, "freedesktop"]
+        for theme in themes {
+            for folder in dataDirectories {
+                for path in Self.themeExtensions.map({ Path.join(folder, "sounds/\(theme)/stereo/\(Self.themeSoundName).\($0)") }) {
+                    guard Path.exists(path) else { continue }
+                    do throws(NotiplayError) {
+                        return try validator.validate(path)
+                    } catch {
+                        warnings.append("the sound theme's \(Self.shown(path)) is not audio: \(error.reason); it is skipped")
+                    }
                 }
             }
         }

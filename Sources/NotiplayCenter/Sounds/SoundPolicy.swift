@@ -7,6 +7,8 @@ package enum SoundSilenceReason: String, Sendable, Hashable {
     /// Focus is on and the notification neither is time-sensitive or critical nor has a
     /// critical sound.
     case focus
+    /// A configuration rule silences it (`silence = yes`).
+    case rule
 }
 
 /// What to do with a notification's arrival sound, as ``SoundPolicy/decide(level:sound:focus:mediaPlaying:)``
@@ -27,12 +29,13 @@ package enum SoundDecision: Sendable, Hashable {
 ///
 /// The order of the rules:
 /// 1. no sound → ``SoundDecision/noSound``;
-/// 2. `passive` → silenced, always, even with a critical sound (passive is never heard);
-/// 3. Focus on → silenced, unless the level is `timeSensitive` or `critical`, or the sound is
+/// 2. a configuration rule's `silence = yes` → silenced, always;
+/// 3. `passive` → silenced, always, even with a critical sound (passive is never heard);
+/// 4. Focus on → silenced, unless the level is `timeSensitive` or `critical`, or the sound is
 ///    critical (`isCritical`), which break through;
-/// 4. the card's media playing → ``SoundDecision/queue``: an arrival sound never cuts the media
+/// 5. the card's media playing → ``SoundDecision/queue``: an arrival sound never cuts the media
 ///    button's audio off and never mixes over it; it plays once the media pauses or ends;
-/// 5. else ``SoundDecision/play``.
+/// 6. else ``SoundDecision/play``.
 package enum SoundPolicy {
     /// What to do with a notification's sound.
     /// - Parameters:
@@ -40,10 +43,13 @@ package enum SoundPolicy {
     ///   - sound: Its sound (`content.sound`); `nil` is none.
     ///   - focus: Whether Focus (do not disturb) is on.
     ///   - mediaPlaying: Whether the card's media is playing now.
+    ///   - silencedByRule: Whether a configuration rule silences it.
     package static func decide(
-        level: UNNotificationInterruptionLevel, sound: UNNotificationSound?, focus: Bool, mediaPlaying: Bool
+        level: UNNotificationInterruptionLevel, sound: UNNotificationSound?, focus: Bool, mediaPlaying: Bool,
+        silencedByRule: Bool = false
     ) -> SoundDecision {
         guard let sound else { return .noSound }
+        if silencedByRule { return .silenced(.rule) }
         if level == .passive { return .silenced(.passive) }
         if focus, !breaksThroughFocus(level), !sound.isCritical { return .silenced(.focus) }
         return mediaPlaying ? .queue : .play

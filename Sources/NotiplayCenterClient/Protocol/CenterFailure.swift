@@ -71,5 +71,8 @@ public struct CenterFailure: Error, Codable, Sendable, Equatable, CustomStringCo
         public static let notVirtual = Code(rawValue: "not-virtual")
         /// Categories that are not an app file's `categories`.
         public static let invalidCategories = Code(rawValue: "invalid-categories")
+        /// `reload`: the configuration file is not valid (the message has one
+        /// `FILE:LINE:COLUMN: …` line per problem); the configuration in force stays.
+        public static let invalidConfig = Code(rawValue: "invalid-config")
     }
 }

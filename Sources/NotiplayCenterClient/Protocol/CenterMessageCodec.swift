@@ -154,6 +154,7 @@ private struct RequestEnvelope: Encodable {
         case .clock(let operation): try operation.encode(to: encoder)
         case .categories(let operation): try operation.encode(to: encoder)
         case .authorize(let operation): try operation.encode(to: encoder)
+        case .reload(let operation): try operation.encode(to: encoder)
         }
     }
 }
@@ -182,6 +183,7 @@ private struct ReplyEnvelope: Encodable {
         case .clock(let body): try body.encode(to: encoder)
         case .categories(let body): try body.encode(to: encoder)
         case .authorized(let body): try body.encode(to: encoder)
+        case .reloaded(let body): try body.encode(to: encoder)
         case .failure: break
         }
     }
@@ -240,6 +242,7 @@ private struct RequestDecoding: Decodable {
             case ClockOperation.name: operation = .clock(try ClockOperation(from: decoder))
             case CategoriesOperation.name: operation = .categories(try CategoriesOperation(from: decoder))
             case AuthorizeOperation.name: operation = .authorize(try AuthorizeOperation(from: decoder))
+            case ReloadOperation.name: operation = .reload(try ReloadOperation(from: decoder))
             default:
                 let known = CenterRequest.Operation.names.joined(separator: ", ")
                 outcome = .refused(id: id, CenterFailure(.unknownOperation, "unknown op \"\(name)\"; this server knows \(known)"))

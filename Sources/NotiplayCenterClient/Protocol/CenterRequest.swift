@@ -38,6 +38,8 @@ public struct CenterRequest: Sendable, Equatable {
         case categories(CategoriesOperation)
         /// `authorize`: an app asks to send notifications.
         case authorize(AuthorizeOperation)
+        /// `reload`: the server reads its configuration file again.
+        case reload(ReloadOperation)
 
         /// The `op` it is written with.
         public var name: String {
@@ -51,6 +53,7 @@ public struct CenterRequest: Sendable, Equatable {
             case .clock: ClockOperation.name
             case .categories: CategoriesOperation.name
             case .authorize: AuthorizeOperation.name
+            case .reload: ReloadOperation.name
             }
         }
 
@@ -58,6 +61,7 @@ public struct CenterRequest: Sendable, Equatable {
         public static let names = [
             SendOperation.name, ListOperation.name, RemoveOperation.name, HistoryOperation.name, PingOperation.name,
             FocusOperation.name, ClockOperation.name, CategoriesOperation.name, AuthorizeOperation.name,
+            ReloadOperation.name,
         ]
     }
 }

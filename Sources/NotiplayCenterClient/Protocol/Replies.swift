@@ -27,6 +27,8 @@ public enum CenterReply: Sendable, Equatable {
     case categories(CategoriesReply)
     /// The answer to `authorize`.
     case authorized(AuthorizeReply)
+    /// The answer to `reload`.
+    case reloaded(ReloadReply)
     /// The request failed.
     case failure(CenterFailure)
 
@@ -35,7 +37,8 @@ public enum CenterReply: Sendable, Equatable {
     public func answers(_ operation: CenterRequest.Operation) -> Bool {
         switch (self, operation) {
         case (.failure, _), (.sent, .send), (.listed, .list), (.removed, .remove), (.history, .history),
-            (.pong, .ping), (.focus, .focus), (.clock, .clock), (.categories, .categories), (.authorized, .authorize):
+            (.pong, .ping), (.focus, .focus), (.clock, .clock), (.categories, .categories), (.authorized, .authorize),
+            (.reloaded, .reload):
             true
         default: false
         }
