@@ -49,7 +49,12 @@ enum NameOwnerMessage {
     /// it runs in none.
     static func systemdUserUnit(of pid: UInt32) -> String? {
         guard let data = try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cgroup")) else { return nil }
-        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") where line.hasPrefix("0::") {
+        return systemdUserUnit(cgroups: String(decoding: data, as: UTF8.self))
+    }
+
+    /// The systemd user service in `/proc/PID/cgroup`'s text (its cgroup v2 line), or `nil`.
+    static func systemdUserUnit(cgroups: String) -> String? {
+        for line in cgroups.split(separator: "\n") where line.hasPrefix("0::") {
             let parts = line.dropFirst(3).split(separator: "/")
             guard let manager = parts.firstIndex(where: { $0.hasPrefix("user@") && $0.hasSuffix(".service") }),
                 let last = parts.last, parts.index(after: manager) < parts.endIndex, last.hasSuffix(".service")

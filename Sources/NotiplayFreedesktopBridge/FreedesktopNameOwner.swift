@@ -68,6 +68,12 @@ package struct FreedesktopNameTaken: Error, Sendable, CustomStringConvertible {
     /// Whether the name was asked for with replacement (`--replace`).
     package var replaceAsked: Bool
 
+    /// The name kept by `owner` (`nil`: not known), after asking with or without replacement.
+    package init(owner: FreedesktopNameOwner?, replaceAsked: Bool) {
+        self.owner = owner
+        self.replaceAsked = replaceAsked
+    }
+
     /// The bare fact, as the bus gives it.
     package var description: String {
         "\(FreedesktopBridge.busName) is owned by another connection on the bus"
