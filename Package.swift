@@ -228,7 +228,7 @@ let package = Package(
         .testTarget(
             name: "CommandLineTests",
             dependencies: [
-                "NotiplayCommandLine", "NotiplayCenterClient", "NotiplayCore", "NotiplayTerminal",
+                "NotiplayCommandLine", "NotiplayCenterClient", "NotiplayCore", "NotiplayTerminal", "NotiplayFreedesktopBridge",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

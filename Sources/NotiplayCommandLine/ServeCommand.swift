@@ -166,11 +166,10 @@ struct ServeCommand: AsyncParsableCommand {
         if status != 0 { throw ExitCode(status) }
     }
 
-    /// `--freedesktop`'s settings, or exit 69 without a session bus.
+    /// `--freedesktop`'s settings, or exit 69 without a session bus (``SessionBusAddress``).
     private func freedesktopSettings(_ file: ConfigDefaults) throws -> CenterServer.Freedesktop {
-        guard let address = processEnvironment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty else {
-            Diagnostics.shared.report(
-                "--freedesktop: no session bus (DBUS_SESSION_BUS_ADDRESS is not set); run it inside a desktop session or dbus-run-session")
+        guard let address = SessionBusAddress.find(in: processEnvironment) else {
+            Diagnostics.shared.report("--freedesktop: \(SessionBusAddress.missing)")
             throw ExitCode(ExitStatus.unavailable)
         }
         let mapping = FreedesktopMapping.Options(
@@ -250,12 +249,11 @@ struct ServeCommand: AsyncParsableCommand {
         case .socket(let error):
             Diagnostics.shared.report(error.description)
             return ExitStatus.of(error.kind)
+        case .bus(let taken as FreedesktopNameTaken):
+            Diagnostics.shared.report("--freedesktop: \(NameOwnerMessage.text(taken))")
+            return ExitStatus.unavailable
         case .bus(let error as DBusNameError):
-            if case .exists = error {
-                Diagnostics.shared.report("--freedesktop: \(error); stop that server, or take the name with --replace")
-            } else {
-                Diagnostics.shared.report("--freedesktop: \(error)")
-            }
+            Diagnostics.shared.report("--freedesktop: \(error)")
             return ExitStatus.unavailable
         case .bus(let error):
             Diagnostics.shared.report("--freedesktop: cannot reach the session bus: \(error)")

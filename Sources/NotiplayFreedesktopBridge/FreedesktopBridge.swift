@@ -22,9 +22,9 @@ package import NotiplayFreedesktop
 /// is, and replies from there.
 @MainActor
 package final class FreedesktopBridge {
-    package static let busName = "org.freedesktop.Notifications"
-    static let path = "/org/freedesktop/Notifications"
-    static let interface = "org.freedesktop.Notifications"
+    nonisolated package static let busName = "org.freedesktop.Notifications"
+    nonisolated static let path = "/org/freedesktop/Notifications"
+    nonisolated static let interface = "org.freedesktop.Notifications"
 
     let service: CenterService
     private let mapping: FreedesktopMapping
@@ -56,7 +56,8 @@ package final class FreedesktopBridge {
     }
 
     /// Connects to the bus at `address` and takes the name (from another server with `replace`).
-    /// - Throws: ``DBusNameError/exists(_:)`` when another server keeps the name.
+    /// - Throws: ``FreedesktopNameTaken`` (naming the owner) when another server keeps the name,
+    ///   another `DBusNameError` or a `DBusFailure` when the bus refused or could not be reached.
     package func start(address: String, replace: Bool, onNameLost: @escaping @Sendable () -> Void) async throws {
         let methods = [
             // Answered on the bus's thread: a flood of Notify calls waiting for the center never
@@ -80,7 +81,13 @@ package final class FreedesktopBridge {
             if case .disconnected = event { onNameLost() }
         }
         connection = made
-        try await made.requestName(Self.busName, replace: replace)
+        do {
+            try await made.requestName(Self.busName, replace: replace)
+        } catch .exists {
+            // Asked off the main actor: the questions block their thread.
+            let owner = await Task.detached { FreedesktopNameOwner.find(address: address) }.value
+            throw FreedesktopNameTaken(owner: owner, replaceAsked: replace)
+        }
     }
 
     /// Leaves the bus.

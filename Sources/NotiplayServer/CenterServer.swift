@@ -110,7 +110,7 @@ package final class CenterServer {
         case store(CenterStoreError)
         /// The socket could not be made (another server runs, or its folder is not usable).
         case socket(NotiplayError)
-        /// The desktop server: another server keeps the name (`DBusNameError`), or the bus
+        /// The desktop server: another server keeps the name (`FreedesktopNameTaken`), or the bus
         /// could not be reached.
         case bus(any Error)
     }

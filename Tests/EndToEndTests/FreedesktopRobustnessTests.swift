@@ -40,8 +40,8 @@ extension FreedesktopTests {
             let second = try await run(
                 binary, ["serve", "--headless", "--freedesktop", "--audio", "null"], environment: try fixture.otherServerEnvironment("b"))
             #expect(second.status == 69, "\(second)")
-            #expect(second.stderrText.contains("org.freedesktop.Notifications is owned by another connection"), "\(second)")
-            #expect(second.stderrText.contains("--replace"), "\(second)")
+            #expect(second.stderrText.contains("org.freedesktop.Notifications is owned by notiplay "), "\(second)")
+            #expect(second.stderrText.contains("or take the name with --replace"), "\(second)")
 
             let third = try await fixture.startServer(
                 ["--audio", "null", "--replace"], environment: try fixture.otherServerEnvironment("c"), keys: false)
