@@ -117,7 +117,7 @@ struct AttachTests {
         #expect(ended.status == 128 + SIGTERM, "\(ended)")
     }
 
-    @Test("A second attach takes over: the first viewer is told so and exits 0, restored; the second shows the cards")
+    @Test("A second attach takes over: the first viewer is told so and exits 0, restored; the second follows the deck and its window's size; the center stopping lets it go, restored")
     func takeOver() async throws {
         defer { cleanUp() }
         let server = try await startServer()
@@ -130,10 +130,17 @@ struct AttachTests {
         #expect(try await first.screen().contains("detached: another terminal attached"))
         #expect(try await notiplay("send", try payload("Tea is ready"), "--id", "tea").status == 0)
         try await second.expectScreen("the second viewer did not follow the deck") { $0.contains("Tea is ready") }
-        try await second.keys("q")
-        try await expectRestored(second, "second", exit: "0")
+        // The viewer's window changes size (SIGWINCH in the viewer): the card is drawn again at the new width.
+        try await second.command("resize-window", "-x", "50", "-y", "20")
+        try await second.expectScreen("the card was not drawn again 50 columns wide") { screen in
+            screen.split(separator: "\n").contains { $0.hasPrefix("┌") && $0.trimmingCharacters(in: .whitespaces).count == 50 }
+        }
+        // The center stops under the viewer: it is told so, and its terminal is restored.
         server.send(SIGTERM)
-        _ = try await server.finish(timeout: 30)
+        try await expectRestored(second, "second", exit: "0")
+        #expect(try await second.screen().contains("the center stopped"))
+        let ended = try await server.finish(timeout: 30)
+        #expect(ended.status == 128 + SIGTERM, "\(ended)")
     }
 
     @Test("attach with no server starts one in the background; after q it still answers; stop stops it")
