@@ -133,7 +133,11 @@ struct AttachTests {
         // The viewer's window changes size (SIGWINCH in the viewer): the card is drawn again at the new width.
         try await second.command("resize-window", "-x", "50", "-y", "20")
         try await second.expectScreen("the card was not drawn again 50 columns wide") { screen in
-            screen.split(separator: "\n").contains { $0.hasPrefix("┌") && $0.trimmingCharacters(in: .whitespaces).count == 50 }
+            // Its whole top edge, both corners, on 50 columns (a card drawn at 80 would be cut off without its ┐).
+            screen.split(separator: "\n").contains { line in
+                let edge = line.trimmingCharacters(in: .whitespaces)
+                return edge.hasPrefix("┌") && edge.hasSuffix("┐") && edge.count == 50
+            }
         }
         // The center stops under the viewer: it is told so, and its terminal is restored.
         server.send(SIGTERM)
