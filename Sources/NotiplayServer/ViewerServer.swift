@@ -24,6 +24,8 @@ package final class ViewerServer {
     private var screen: Task<Void, Never>?
     /// Every open connection, by a number of its own.
     private var connections: [Int: ViewerConnection] = [:]
+    /// The connections whose screen has started (its terminal closes their key pipe).
+    private var started: Set<Int> = []
     private var nextID = 0
 
     /// A viewer socket at `path` for the cards of `deck`.
@@ -49,7 +51,7 @@ package final class ViewerServer {
     package func stop() async {
         listener?.stop()
         listener = nil
-        current?.connection.detach("the center stopped")
+        for connection in connections.values { connection.detach("the center stopped") }
         await screen?.value
     }
 
@@ -73,7 +75,7 @@ package final class ViewerServer {
             let previous = screen
             screen = Task { @MainActor [weak self] in
                 await previous?.value
-                await self?.show(connection, columns: columns, rows: rows, environment: environment)
+                await self?.show(id, columns: columns, rows: rows, environment: environment)
             }
         case .size(let columns, let rows):
             guard let current, current.connection === connection else { return }
@@ -81,15 +83,17 @@ package final class ViewerServer {
         case .ended:
             connections[id] = nil
             connection.join()
-            guard current?.connection === connection, current?.terminal == nil else { return }
-            current = nil  // it went before its screen started
-            ViewerCardTerminal(connection: connection, columns: 1, rows: 1).close()  // its key pipe
+            // Gone (or refused) before its screen started: nobody else closes its key pipe.
+            if started.remove(id) == nil { Posix.close(connection.keyInput) }
+            if current?.connection === connection && current?.terminal == nil { current = nil }
         }
     }
 
-    /// Runs the card screen for `connection` until `q`, Ctrl-C, or the viewer goes.
-    private func show(_ connection: ViewerConnection, columns: Int, rows: Int, environment: [String: String]) async {
-        guard current?.connection === connection else { return }  // taken over, or gone, meanwhile
+    /// Runs the card screen for connection `id` until `q`, Ctrl-C, or the viewer goes.
+    private func show(_ id: Int, columns: Int, rows: Int, environment: [String: String]) async {
+        // Taken over, or gone, meanwhile.
+        guard let connection = connections[id], current?.connection === connection else { return }
+        started.insert(id)
         let terminal = ViewerCardTerminal(connection: connection, columns: columns, rows: rows)
         current = (connection, terminal)
         let member = deck.member()

@@ -185,10 +185,24 @@ struct AttachTests {
         #expect(try await notiplay("list").stdoutText.contains("kettle"))
 
         let runtime = environment["XDG_RUNTIME_DIR"]! + "/notiplay/viewer.sock"
+        let serverPID = try #require(server.processID)
+        let descriptors = openDescriptors(serverPID)
         for garbage in [Array("GET / HTTP/1.1\r\n\r\n".utf8), [0x02, 0, 0, 0, 1, 0x71], [0x01, 0xff, 0xff, 0xff, 0xff]] {
             let answer = try exchange(runtime, garbage)
             #expect(answer.first == 0x82 && String(decoding: answer.dropFirst(5), as: UTF8.self).hasPrefix("refused: "), "\(answer)")
         }
+        #expect(try await notiplay("list").stdoutText.contains("kettle"))
+        // Every refused connection let go of what it held (its socket, its pipes).
+        let settled = try await waitUntil { openDescriptors(serverPID) <= descriptors }
+        #expect(settled, "the server holds \(openDescriptors(serverPID)) descriptors, \(descriptors) before")
+
+        // SIGTERM to a viewer (as a closing terminal's SIGHUP): its terminal is restored, the center goes on.
+        let terminated = try await attachPane("term")
+        try await terminated.expectScreen("the viewer did not show the card") { $0.contains("Kettle boiled") }
+        let shell = try #require(Int32(try await terminated.value("#{pane_pid}")))
+        let viewerPID = try #require(children(of: shell).first, "the viewer's process")
+        kill(viewerPID, SIGTERM)
+        try await expectRestored(terminated, "term", exit: "143")
         #expect(try await notiplay("list").stdoutText.contains("kettle"))
 
         // The center vanishes under a viewer: the viewer's terminal is restored all the same.
@@ -198,6 +212,28 @@ struct AttachTests {
         try await expectRestored(viewer, "vanish", exit: "69")
         #expect(try await viewer.screen().contains("the center went away"))
         _ = try? await server.finish(timeout: 30)
+    }
+
+    /// Waits until `condition` holds (the server's descriptors are outside: looking is the only
+    /// way to see them go); false after 30 s, a hang guard only.
+    private func waitUntil(_ condition: () -> Bool) async throws -> Bool {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
+            if condition() { return true }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return condition()
+    }
+
+    /// How many descriptors process `pid` has open.
+    private func openDescriptors(_ pid: Int32) -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? 0
+    }
+
+    /// The processes whose parent is `pid`.
+    private func children(of pid: Int32) -> [Int32] {
+        let text = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
+        return text.split(separator: " ").compactMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
     }
 
     /// Connects to the Unix socket at `path`, sends `bytes`, and reads until the server closes.
