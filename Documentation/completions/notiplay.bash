@@ -173,13 +173,13 @@ _notiplay() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    play|deliver|validate|extensions|test|serve|send|list|remove|history|focus|clock|help)
+    play|deliver|validate|extensions|test|serve|send|list|remove|history|focus|clock|attach|stop|help)
         # Offer subcommand argument completions
         "_notiplay_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'play deliver validate extensions test serve send list remove history focus clock help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'play deliver validate extensions test serve send list remove history focus clock attach stop help' -- "${cur}"))
         ;;
     esac
 }
@@ -483,6 +483,22 @@ _notiplay_clock() {
         return
         ;;
     esac
+}
+
+_notiplay_attach() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __notiplay_offer_flags_options -1
+}
+
+_notiplay_stop() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __notiplay_offer_flags_options 0
 }
 
 _notiplay_help() {

@@ -46,6 +46,10 @@ function __notiplay_parse_tokens -S
             __notiplay_parse_subcommand 1 'version' 'h/help'
         case 'clock'
             __notiplay_parse_subcommand 0 'advance=' 'version' 'h/help'
+        case 'attach'
+            __notiplay_parse_subcommand -r 1 'version' 'h/help'
+        case 'stop'
+            __notiplay_parse_subcommand 0 'version' 'h/help'
         case 'help'
             __notiplay_parse_subcommand -r 1 'version'
         end
@@ -115,6 +119,8 @@ complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_positional "n
 complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_positional "notiplay" -eq 1' -fa 'history' -d 'What the center received, newest first (dismissed and removed too).'
 complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_positional "notiplay" -eq 1' -fa 'focus' -d 'Turn Focus on or off, or say whether it is on.'
 complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_positional "notiplay" -eq 1' -fa 'clock' -d 'Print the center\'s time; move a virtual clock (serve --clock virtual) on.'
+complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_positional "notiplay" -eq 1' -fa 'attach' -d 'Show the center\'s cards in this terminal, starting the center in the background if none runs.'
+complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_positional "notiplay" -eq 1' -fa 'stop' -d 'Stop the running center (the one attach started, serve --headless, or serve).'
 complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_positional "notiplay" -eq 1' -fa 'help' -d 'Show subcommand help information.'
 complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_positional "notiplay play" -eq 1' -F
 complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_flags_or_options "notiplay play" audio' -l 'audio' -d 'Where audio goes: auto (the sound device, else the null output, said once), null (discarded in real time) or pcm:PATH (a WAV file, written as fast as it decodes).' -rfka 'auto null pcm:'
@@ -200,4 +206,8 @@ complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_flags_or_opti
 complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_flags_or_options "notiplay clock" advance' -l 'advance' -d 'Move the virtual clock on by this much: 30s, 5m, 1h30m, 7d (at most 3650d).' -rfka ''
 complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_flags_or_options "notiplay clock" version' -l 'version' -d 'Show the version.'
 complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_flags_or_options "notiplay clock" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_flags_or_options "notiplay attach" version' -l 'version' -d 'Show the version.'
+complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_flags_or_options "notiplay attach" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_flags_or_options "notiplay stop" version' -l 'version' -d 'Show the version.'
+complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_flags_or_options "notiplay stop" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'notiplay' -n '__notiplay_should_offer_completions_for_flags_or_options "notiplay help" version' -l 'version' -d 'Show the version.'
