@@ -169,6 +169,21 @@ struct AttachTests {
         #expect(stopped.status == 0, "\(stopped)")
         let gone = try await notiplay("list")
         #expect(gone.status == 69, "\(gone)")
+
+        // Bare notiplay: in a terminal, attach (a center started again, its store kept); through pipes, the help and 64.
+        // `clear` first: the EXIT line of the attach before is not this one's.
+        try await pane.type("clear; echo READY; stty -g > \(file("before-bare")); \(E2E.shellQuoted(try E2E.binary())); echo \"EXIT=$?\"; stty -g > \(file("after-bare"))")
+        do {
+            try await pane.expectScreen("bare notiplay did not attach") { $0.contains("Kettle boiled") && !$0.contains("EXIT=") }
+            try await pane.keys("q")
+            try await expectRestored(pane, "bare", exit: "0")
+        } catch {
+            _ = try? await notiplay("stop")
+            throw error
+        }
+        #expect(try await notiplay("stop").status == 0)
+        let piped = try await notiplay()
+        #expect(piped.status == 64 && piped.stderrText.contains("USAGE"), "\(piped)")
     }
 
     @Test("A viewer killed with SIGKILL leaves the server unharmed; garbage on the viewer socket is refused; a viewer sees the center vanish, restored")
