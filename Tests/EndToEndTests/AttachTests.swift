@@ -229,6 +229,24 @@ struct AttachTests {
         _ = try? await server.finish(timeout: 30)
     }
 
+    @Test("attach to a serve that shows its cards in a pane of its own: says so, exits 69, restored; that serve is untouched")
+    func paneServer() async throws {
+        defer { cleanUp() }
+        let owner = try await TmuxPane(columns: 80, rows: 24, environment: places)
+        try await owner.type("\(E2E.shellQuoted(try E2E.binary())) serve --audio null")
+        try await owner.expectScreen("serve did not show its empty deck") { $0.contains("no notifications") }
+        let pane = try await attachPane("refused")
+        let screen = try await pane.expectScreen("attach did not end") { TerminalCardTests.exitLine($0) != nil }
+        #expect(TerminalCardTests.exitLine(screen ?? "") == "EXIT=69", "\(screen ?? "")")
+        let said = try await pane.transcript()  // wrapped lines joined
+        #expect(said.contains("shows its cards in a terminal of its own (serve)"), "\(said)")
+        #expect(try await pane.value("#{alternate_on}") == "0")
+        #expect(try await notiplay("send", try payload("Kettle boiled"), "--id", "kettle").status == 0)
+        try await owner.expectScreen("the pane's serve did not show the card") { $0.contains("Kettle boiled") }
+        try await owner.keys("q")
+        _ = try await owner.waitForScreen { !$0.contains("Kettle boiled") }
+    }
+
     /// Waits until `condition` holds (the server's descriptors are outside: looking is the only
     /// way to see them go); false after 30 s, a hang guard only.
     private func waitUntil(_ condition: () -> Bool) async throws -> Bool {
