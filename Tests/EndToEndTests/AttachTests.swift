@@ -229,6 +229,25 @@ struct AttachTests {
         _ = try? await server.finish(timeout: 30)
     }
 
+    @Test("The desktop's notification server with nobody attached answers notify-send; a viewer attaching later shows that card")
+    func desktopWithoutViewer() async throws {
+        defer { cleanUp() }
+        try await withFreedesktop { fixture, server in
+            let sent = try await fixture.notifySend("-p", "Build done", "all 312 tests passed")
+            #expect(sent.status == 0 && sent.stdoutText == "1\n", "\(sent)")
+            #expect(await server.untilEvent("shown", id: 1), "\(server.stdoutText)")
+            let places = ["XDG_STATE_HOME", "XDG_RUNTIME_DIR", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_DATA_DIRS"]
+                .reduce(into: [String: String]()) { $0[$1] = fixture.environment[$1] }
+            let pane = try await TmuxPane(columns: 80, rows: 24, environment: places)
+            try await pane.type("\(E2E.shellQuoted(try E2E.binary())) attach; echo \"EXIT=$?\"")
+            try await pane.expectScreen("the viewer did not show the desktop's card") { $0.contains("Build done") && $0.contains("all 312 tests passed") }
+            try await pane.keys("q")
+            let screen = try await pane.expectScreen("attach did not end") { TerminalCardTests.exitLine($0) != nil }
+            #expect(TerminalCardTests.exitLine(screen ?? "") == "EXIT=0", "\(screen ?? "")")
+            #expect(try await fixture.serverAnswers())
+        }
+    }
+
     @Test("attach to a serve that shows its cards in a pane of its own: says so, exits 69, restored; that serve is untouched")
     func paneServer() async throws {
         defer { cleanUp() }
