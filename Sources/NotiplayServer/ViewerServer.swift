@@ -70,6 +70,8 @@ package final class ViewerServer {
         guard let connection = connections[id] else { return }
         switch event {
         case .hello(let columns, let rows, let environment):
+            // Stopping: no new screen (``stop()`` has let every connection go).
+            guard listener != nil else { return }
             current?.connection.detach("detached: another terminal attached")
             current = (connection, nil)
             let previous = screen

@@ -203,7 +203,7 @@ struct AttachTests {
         let serverPID = try #require(server.processID)
         let descriptors = openDescriptors(serverPID)
         for garbage in [Array("GET / HTTP/1.1\r\n\r\n".utf8), [0x02, 0, 0, 0, 1, 0x71], [0x01, 0xff, 0xff, 0xff, 0xff]] {
-            let answer = try exchange(runtime, garbage)
+            let answer = try await onOwnThread { try Self.exchange(runtime, garbage) }
             #expect(answer.first == 0x82 && String(decoding: answer.dropFirst(5), as: UTF8.self).hasPrefix("refused: "), "\(answer)")
         }
         #expect(try await notiplay("list").stdoutText.contains("kettle"))
@@ -288,8 +288,16 @@ struct AttachTests {
         return text.split(separator: " ").compactMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
     }
 
+    /// Runs blocking `body` on a thread of its own: a blocked thread of the two-thread pool would
+    /// starve every other test.
+    private func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try body() }) }.start()
+        }
+    }
+
     /// Connects to the Unix socket at `path`, sends `bytes`, and reads until the server closes.
-    private func exchange(_ path: String, _ bytes: [UInt8]) throws -> [UInt8] {
+    private static func exchange(_ path: String, _ bytes: [UInt8]) throws -> [UInt8] {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         try #require(fd >= 0)
         defer { close(fd) }
