@@ -117,7 +117,8 @@ let package = Package(
             name: "NotiplayServer",
             dependencies: [
                 "Notiplay", "NotiplayCenter", "NotiplayCenterClient", "NotiplayCore", "NotiplayFreedesktop",
-                "NotiplayFreedesktopBridge", "NotiplayPlayback",
+                "NotiplayFreedesktopBridge", "NotiplayPlayback", "NotiplaySystem", "NotiplayTerminal",
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         .target(

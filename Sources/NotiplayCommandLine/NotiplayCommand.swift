@@ -1,4 +1,6 @@
 import ArgumentParser
+import NotiplaySystem
+import SystemPackage
 
 /// `notiplay` itself (or an author's tool, by its own name, ``NotiplayCLI/commandName``): the
 /// subcommands, the version and the help that lists them.
@@ -16,17 +18,26 @@ struct NotiplayCommand: AsyncParsableCommand {
                 stack's own messages, which otherwise never reach the terminal); \
                 NOTIPLAY_CACHE_DIR, where media a payload names by URL is kept (else \
                 $XDG_CACHE_HOME/notiplay/media, else ~/.cache/notiplay/media); NO_COLOR, COLUMNS and LINES for the card.
+
+                Without a command, in a terminal: attach (the center's cards here, the center \
+                started in the background when none runs); otherwise this help.
                 """,
             version: NotiplayCLI.version,
             subcommands: [
                 PlayCommand.self, DeliverCommand.self, ValidateCommand.self, ExtensionsCommand.self, TestCommand.self,
                 ServeCommand.self, SendCommand.self, ListCommand.self, RemoveCommand.self, HistoryCommand.self,
-                FocusCommand.self, ClockCommand.self, ReloadCommand.self,
+                FocusCommand.self, ClockCommand.self, ReloadCommand.self, AttachCommand.self, StopCommand.self,
             ])
     }
 
-    /// `notiplay` without a command: the help, on standard error, as a usage error.
+    /// `notiplay` without a command: in a terminal (standard input and output both), `attach`;
+    /// otherwise the help, on standard error, as a usage error.
     func run() throws {
+        if Posix.isTerminal(.standardInput) && Posix.isTerminal(.standardOutput) {
+            let status = AttachCommand.attach()
+            if status != 0 { throw ExitCode(status) }
+            return
+        }
         Diagnostics.shared.write(Self.helpMessage() + "\n")
         throw ExitCode(ExitStatus.usage)
     }

@@ -7,6 +7,7 @@ import ArgumentParser
 import Logging
 import Notiplay
 import NotiplayCenter
+import NotiplayCenterClient
 import NotiplayCore
 import NotiplayDBus
 import NotiplayFreedesktop
@@ -33,6 +34,8 @@ struct ServeCommand: AsyncParsableCommand {
                 them all, ? lists every key, q quits. A notification names its app with send \
                 --app (default notiplay, the built-in app); the server presents for each --app FILE and \
                 every *.app.json in $XDG_CONFIG_HOME/notiplay/apps (else ~/.config/notiplay/apps). \
+                With --headless the center also listens on viewer.sock beside center.sock: `\(NotiplayCLI.commandName) \
+                attach` shows its cards in any terminal, q there detaches, and the center goes on. \
                 Ended notifications stay in the history until --keep-history or --keep-days lets them \
                 go. Defaults and rules come from $XDG_CONFIG_HOME/notiplay/notiplay.conf (else \
                 ~/.config/notiplay/notiplay.conf) or --config FILE; options given here win; a headless \
@@ -212,12 +215,20 @@ struct ServeCommand: AsyncParsableCommand {
                 watch.cancel()
                 reloads.cancel()
             }
-            let driver = HeadlessDeckDriver(deck: service)
+            // Terminals attach through the viewer socket; the key lines and the viewer share the deck.
+            let deck = SharedDeck(service)
+            let viewers = ViewerServer(path: ViewerServer.path(besideCenterSocket: configuration.socketPath), deck: deck)
+            do { try viewers.start() } catch {
+                await server.stop()
+                return status(of: .socket(error.notiplayError))
+            }
+            let driver = HeadlessDeckDriver(deck: deck.member())
             driver.onBadLine = { _, problem in Diagnostics.shared.report("standard input: \(problem)") }
             let lines = InputLines.start(input: .standardInput) {
                 Diagnostics.shared.report("standard input: holds a NUL byte, so it is not lines of keys; it is no longer read")
             }
             end = await driver.present(keys: keys, lines: lines, signals: signals)
+            await viewers.stop()
         } else {
             end = await TerminalCardDriver(output: capture.standardOutput.rawValue, environment: processEnvironment)
                 .present(deck: service, keys: keys)

@@ -18,4 +18,12 @@ extension Posix {
         guard localtime_r(&time, &parts) != nil else { return nil }
         return Int(parts.tm_gmtoff)
     }
+
+    /// Sleeps this thread for `duration` (`nanosleep(2)`, resumed after a signal).
+    package static func sleep(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+        var left = timespec()
+        while nanosleep(&request, &left) == -1 && errno == EINTR { request = left }
+    }
 }

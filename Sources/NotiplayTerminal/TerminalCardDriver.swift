@@ -10,8 +10,7 @@ import NotiplayViews
 /// terminal, mouse reporting off, is restored on every way out.
 @MainActor
 package struct TerminalCardDriver: CardDriver {
-    private let input: Int32
-    private let output: Int32
+    private let makeTerminal: @MainActor () -> any CardTerminal
     private let environment: [String: String]
     private let escapeDelay: Duration
 
@@ -22,23 +21,33 @@ package struct TerminalCardDriver: CardDriver {
     package init(
         input: Int32 = 0, output: Int32 = 1, environment: [String: String], escapeDelay: Duration = .milliseconds(50)
     ) {
-        self.input = input
-        self.output = output
+        self.init(
+            terminal: { LocalCardTerminal(input: input, output: output, environment: environment) }, environment: environment,
+            escapeDelay: escapeDelay)
+    }
+
+    /// A driver drawing on what `terminal` makes (a viewer attached to the center, say);
+    /// `environment` (the viewer's) decides colours and glyphs.
+    package init(
+        terminal: @escaping @MainActor () -> any CardTerminal, environment: [String: String],
+        escapeDelay: Duration = .milliseconds(50)
+    ) {
+        self.makeTerminal = terminal
         self.environment = environment
         self.escapeDelay = escapeDelay
     }
 
     package func present(_ session: PresentationSession, keys: KeyScript) async -> CardEnd {
-        let card = TerminalCardScreen(source: .single(session), output: output, environment: environment)
-        return await card.run(input: input, keys: keys, escapeDelay: escapeDelay)
+        let card = TerminalCardScreen(source: .single(session), terminal: makeTerminal(), environment: environment)
+        return await card.run(keys: keys, escapeDelay: escapeDelay)
     }
 
     /// Shows `deck`'s cards one at a time until the person quits or an interrupt comes: n and N
     /// move between them, a dismissed card gives way to the next, and while none waits the
     /// deck's status shows alone.
     package func present(deck: any CardDeck, keys: KeyScript) async -> CardEnd {
-        let card = TerminalCardScreen(source: .deck(deck), output: output, environment: environment)
-        return await card.run(input: input, keys: keys, escapeDelay: escapeDelay)
+        let card = TerminalCardScreen(source: .deck(deck), terminal: makeTerminal(), environment: environment)
+        return await card.run(keys: keys, escapeDelay: escapeDelay)
     }
 }
 
@@ -55,8 +64,7 @@ private final class TerminalCardScreen {
     private let source: CardSource
     /// The session whose hooks are set (onChange, the log's observer).
     private var hooked: PresentationSession?
-    private let terminal = TerminalGuard(reportsMouse: true)
-    private let output: Int32
+    private let terminal: any CardTerminal
     private let environment: [String: String]
     private var renderer = FrameRenderer()
     private let colors: ColorMode
@@ -68,30 +76,23 @@ private final class TerminalCardScreen {
     /// `?` was pressed: the keys are listed until the next key.
     private var showingHelp = false
 
-    init(source: CardSource, output: Int32, environment: [String: String]) {
+    init(source: CardSource, terminal: any CardTerminal, environment: [String: String]) {
         self.source = source
-        self.output = output
+        self.terminal = terminal
         self.environment = environment
         colors = ColorMode.detect(environment: environment, isTerminal: true)
         glyphs = GlyphSet.detect(environment: environment)
-        size = TerminalSize.current(fd: output, environment: environment) ?? (80, 24)
+        size = terminal.currentSize() ?? (80, 24)
     }
 
-    func run(input: Int32, keys: KeyScript, escapeDelay: Duration) async -> CardEnd {
+    func run(keys: KeyScript, escapeDelay: Duration) async -> CardEnd {
+        let events: AsyncStream<TerminalEvent>
         do {
-            try terminal.enter(input: input, output: output)
+            events = try terminal.open(escapeDelay: escapeDelay)
         } catch {
-            return .unavailable("the terminal cannot be used: \(error)")
+            return .unavailable(error.message)
         }
-        defer { terminal.restore() }
-        let events: TerminalEvents
-        do {
-            events = try TerminalEvents(terminal: terminal, escapeDelay: escapeDelay)
-        } catch {
-            terminal.restore()
-            return .unavailable("the terminal cannot be read: \(error)")
-        }
-        defer { events.stop() }
+        defer { terminal.close() }
 
         if case .deck(let deck) = source {
             deck.onDeckChange = { [weak self] in self?.shownChanged() }
@@ -106,7 +107,7 @@ private final class TerminalCardScreen {
             case .key(let key):
                 if let end = handle(key) { return end }
             case .resize, .resumed:
-                size = TerminalSize.current(fd: output, environment: environment) ?? size
+                size = terminal.currentSize() ?? size
                 renderer.invalidate()
                 draw()
             case .interrupted(let signal):
@@ -268,7 +269,7 @@ private final class TerminalCardScreen {
     /// Draws the card now: one write with only what changed.
     private func draw() {
         drawPending = false
-        guard terminal.isEntered else { return }
+        guard terminal.isOpen else { return }
         if showingHelp {
             var screen = Grid(width: size.columns, height: size.rows)
             for (row, line) in (["keys (any key closes this)"] + KeyBindings.help).prefix(size.rows).enumerated() {

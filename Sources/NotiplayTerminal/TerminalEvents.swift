@@ -132,6 +132,9 @@ public final class TerminalEvents: AsyncSequence, Sendable {
         stop()
     }
 
+    /// The events, in order, as the stream they arrive on. Iterate once (this or the sequence).
+    package var events: AsyncStream<TerminalEvent> { stream }
+
     /// The events, in order. Iterate once.
     public func makeAsyncIterator() -> AsyncStream<TerminalEvent>.Iterator {
         stream.makeAsyncIterator()

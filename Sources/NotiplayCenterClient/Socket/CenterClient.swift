@@ -1,6 +1,6 @@
 import NotiplaySystem
 import Synchronization
-import SystemPackage
+package import SystemPackage
 
 /// A connection to the notification center's server, for a short command (`notiplay send`)
 /// or an app's `UNUserNotificationCenter`.
@@ -65,6 +65,16 @@ public final class CenterClient: Sendable {
     package static func connect(
         to path: String, timeout: Duration = .seconds(5), trusting trust: ServerTrust
     ) throws(CenterSocketError) -> CenterClient {
+        let socket = try connectedSocket(to: path, timeout: timeout, trusting: trust)
+        return CenterClient(path: path, socket: socket)
+    }
+
+    /// A non-blocking socket connected to the server at `path` (the center's, or its viewer
+    /// socket), once the folder and the server are found to be `trust`'s user's own: what
+    /// ``connect(to:timeout:trusting:)`` speaks the protocol on.
+    package static func connectedSocket(
+        to path: String, timeout: Duration = .seconds(5), trusting trust: ServerTrust = .thisProcess
+    ) throws(CenterSocketError) -> FileDescriptor {
         guard path.utf8.count <= Posix.maximumSocketPathLength else {
             throw .pathTooLong(path: path, limit: Posix.maximumSocketPathLength)
         }
@@ -95,7 +105,7 @@ public final class CenterClient: Sendable {
             Posix.close(socket)
             throw .untrusted(path: path, reason: reason)
         }
-        return CenterClient(path: path, socket: socket)
+        return socket
     }
 
     /// Sends `operation` and waits for its reply.
