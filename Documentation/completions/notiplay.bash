@@ -173,13 +173,13 @@ _notiplay() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    play|deliver|validate|extensions|test|serve|send|list|remove|history|focus|clock|attach|stop|help)
+    play|deliver|validate|extensions|test|serve|send|list|remove|history|focus|clock|reload|attach|stop|help)
         # Offer subcommand argument completions
         "_notiplay_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'play deliver validate extensions test serve send list remove history focus clock attach stop help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'play deliver validate extensions test serve send list remove history focus clock reload attach stop help' -- "${cur}"))
         ;;
     esac
 }
@@ -335,7 +335,7 @@ _notiplay_serve() {
     repeating_flags=()
     non_repeating_flags=(--headless --freedesktop --replace --untimed --version -h --help)
     repeating_options=(--app --deny --media-root)
-    non_repeating_options=(--keys --events --keep-history --keep-days --clock --start --expire --expire-critical --audio)
+    non_repeating_options=(--keys --events --config --keep-history --keep-days --clock --start --expire --expire-critical --audio)
     __notiplay_offer_flags_options 0
 
     # Offer option value completions
@@ -349,6 +349,10 @@ _notiplay_serve() {
         ;;
     '--events')
         __notiplay_add_completions -W 'jsonl'
+        return
+        ;;
+    '--config')
+        __notiplay_add_completions -f
         return
         ;;
     '--keep-history')
@@ -483,6 +487,14 @@ _notiplay_clock() {
         return
         ;;
     esac
+}
+
+_notiplay_reload() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __notiplay_offer_flags_options 0
 }
 
 _notiplay_attach() {
