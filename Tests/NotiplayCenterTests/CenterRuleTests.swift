@@ -35,27 +35,14 @@ extension RealEngine {
             _ text: String = rules, policyClock: (@MainActor @Sendable () -> Duration)? = nil,
             _ body: @MainActor (CenterService, Recorder) async throws -> Void
         ) async throws {
-            let folders = try ArrivalSoundFolders()
-            let engine = try MPVEngine(output: .null(untimed: false))
-            let soundEngine = try MPVEngine(output: .null(untimed: true))
-            let store = try CenterStore.open(folder: folders.root + "/store")
             let apps = ["notiplay", "Chat", "Mail"].map {
                 CenterService.App(
                     definition: AppDefinition(name: $0, categories: [], extensionsDirectory: nil, forwardedActions: .printOnly),
                     registry: .empty)
             }
-            let service = CenterService(
-                store: store, apps: apps, types: ExtensionTypes(), engine: engine, policyClock: policyClock)
-            service.config = try CenterConfig.parse(text, file: "notiplay.conf")
-            service.arrivalSounds = ArrivalSoundPlayer(engine: soundEngine, resolver: folders.resolver())
-            let recorder = Recorder()
-            service.observe { event in
-                if case .presentation(let logged) = event { recorder.record(logged) } else { recorder.record(event) }
-            }
-            try await body(service, recorder)
-            await service.close()
-            await engine.shutdown()
-            await soundEngine.shutdown()
+            try await CenterSoundTests.withSoundCenter(
+                apps: apps, policyClock: policyClock, configure: { $0.config = try CenterConfig.parse(text, file: "notiplay.conf") },
+                body)
         }
 
         static func payload(_ title: String, category: String? = nil) -> String {

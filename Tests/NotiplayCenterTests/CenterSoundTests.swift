@@ -53,13 +53,25 @@ extension RealEngine {
         }
 
         func withCenter(_ body: @MainActor (CenterService, Recorder) async throws -> Void) async throws {
+            try await Self.withSoundCenter(body)
+        }
+
+        /// A center for `apps` (the built-in one by default) with a real store, real libmpv (null
+        /// audio) for its cards and its arrival sounds, and a recorder of its events; `configure`
+        /// runs before `body`.
+        static func withSoundCenter(
+            apps: [CenterService.App] = [CenterService.App(definition: .standard, registry: .empty)],
+            policyClock: (@MainActor @Sendable () -> Duration)? = nil,
+            configure: @MainActor (CenterService) throws -> Void = { _ in },
+            _ body: @MainActor (CenterService, Recorder) async throws -> Void
+        ) async throws {
             let folders = try ArrivalSoundFolders()
             let engine = try MPVEngine(output: .null(untimed: false))
             let soundEngine = try MPVEngine(output: .null(untimed: true))
             let store = try CenterStore.open(folder: folders.root + "/store")
             let service = CenterService(
-                store: store, apps: [CenterService.App(definition: .standard, registry: .empty)], types: ExtensionTypes(),
-                engine: engine)
+                store: store, apps: apps, types: ExtensionTypes(), engine: engine, policyClock: policyClock)
+            try configure(service)
             service.arrivalSounds = ArrivalSoundPlayer(engine: soundEngine, resolver: folders.resolver())
             let recorder = Recorder()
             service.observe { event in
