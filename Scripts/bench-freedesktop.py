@@ -33,6 +33,10 @@ Rows (spawn = the client's spawn):
              Budget 50 ms.
   s-clock    spawn -> the first frame whose clock shows the file's duration ("0:00 / 0:02"): the
              card redraws it on the engine's first position event, as rendering starts
+  a-ns ... a-clock   the same four, and a-frame, for a viewer: `notiplay attach` on a pseudo
+             terminal of its own, attached to `serve --headless --freedesktop --audio null` (the
+             server keeps the card; the viewer draws what the server's terminal driver sends it).
+             Budgets as for the card server: first frame 20 ms, ⏸ 50 ms
   h-ns ... h-started   the sound-file Notify to the headless server: spawn -> exit, -> the
              `arrived` line (the notification stored in the center), -> `mediaPlay` (the button
              pressed), -> `playback` `started`. "Sound started" is that last line: libmpv's
@@ -82,7 +86,7 @@ import bench_freedesktop_dunst as dunst  # noqa: E402
 from bench_freedesktop_rounds import LOST, EventReader, run_card, run_floor, run_headless  # noqa: E402
 
 BUDGETS = {"frame": 20.0, "sound": 50.0}
-ROW_BUDGET = {"frame": "frame", "s-pause": "sound", "h-started": "sound"}
+ROW_BUDGET = {"frame": "frame", "s-pause": "sound", "h-started": "sound", "a-frame": "frame", "as-pause": "sound"}
 LABELS = {
     "ns": "notify-send -> card server, spawn to exit",
     "frame": "notify-send -> card's first frame",
@@ -92,6 +96,12 @@ LABELS = {
     "s-frame": "notify-send sound-file -> first frame",
     "s-pause": "notify-send sound-file -> ⏸ frame",
     "s-clock": "notify-send sound-file -> clock shows 0:02",
+    "a-ns": "attached: notify-send, spawn to exit",
+    "a-frame": "attached: notify-send -> first frame",
+    "as-ns": "attached: notify-send sound, spawn to exit",
+    "as-frame": "attached: sound -> first frame",
+    "as-pause": "attached: sound -> ⏸ frame",
+    "as-clock": "attached: sound -> clock shows 0:02",
     "h-ns": "headless: notify-send sound, spawn to exit",
     "h-arrived": "headless: -> arrived line read",
     "h-play": "headless: -> mediaPlay line read",
@@ -134,7 +144,9 @@ def print_verdicts(record):
     print("budgets (medians):")
     passed = True
     for row, name in (("frame", "notify-send -> first frame"), ("s-pause", "notify-send sound -> ⏸ frame"),
-                      ("h-started", "notify-send sound -> playback started")):
+                      ("h-started", "notify-send sound -> playback started"),
+                      ("a-frame", "attached: notify-send -> first frame"),
+                      ("as-pause", "attached: notify-send sound -> ⏸ frame")):
         if row not in record.values:
             continue
         value, limit = statistics.median(record.values[row]), BUDGETS[ROW_BUDGET[row]]
@@ -188,7 +200,7 @@ def main():
         print(f"notiplay = {binary}\nsound = {sound}\nfolder = {root}\nload average at start: {load_average()}")
 
         buses = {}
-        for name in ("a", "h", "e"):  # the card server's, the headless server's, nobody's
+        for name in ("a", "h", "e", "v"):  # the card server's, the headless server's, nobody's, the viewer's
             buses[name] = PrivateBus(os.path.join(root, "bus-" + name))
             started.append(buses[name])
         card_env = bus_places(root, "a", buses["a"])
@@ -206,6 +218,16 @@ def main():
         reader = EventReader(headless)
         empty_env = bus_places(root, "e", buses["e"])
 
+        viewed_env = bus_places(root, "v", buses["v"])
+        viewed = HeadlessServer([binary, "serve", "--headless", "--freedesktop", "--audio", "null"], viewed_env,
+                                os.path.join(root, "v"), lines=False)
+        started.append(viewed)
+        wait_for_owner(viewed_env, "the viewed headless server", lambda: viewed.process.poll() is None)
+        viewer = PtyServer([binary, "attach"], viewed_env)
+        started.append(viewer)
+        viewer.expect("empty", lambda text: "no notifications" in text)
+        viewer.wait_for(["empty"])
+
         rig = None
         if args.dunst:
             lacking = dunst.missing()
@@ -216,7 +238,7 @@ def main():
                 started.append(rig)
                 print(f"dunst on Xvfb :{rig.display}, its own bus; script {os.path.join(rig.folder, 'play-sound.sh')}")
         print(f"{args.warmup} warm-up round(s), then {args.runs} rounds of: notify-send, gdbus Notify, notify-send "
-              f"sound-file (card server); notify-send sound-file (headless); gdbus GetServerInformation, "
+              f"sound-file (card server); the same two to a viewer attached to a headless server; notify-send sound-file (headless); gdbus GetServerInformation, "
               f"notify-send --version, notify-send to nobody" + ("; dunst" if rig else ""), flush=True)
 
         id_file = os.path.join(root, "id.txt")
@@ -230,6 +252,11 @@ def main():
             title = f"Build done {tag}c"
             run_card(card, card_env, notify_send(title, sound), title, measured,
                      ("s-ns", "s-frame", "s-pause", "s-clock"), sound=True)
+            title = f"Build done {tag}v"
+            run_card(viewer, viewed_env, notify_send(title), title, measured, ("a-ns", "a-frame"), sound=False)
+            title = f"Build done {tag}w"
+            run_card(viewer, viewed_env, notify_send(title, sound), title, measured,
+                     ("as-ns", "as-frame", "as-pause", "as-clock"), sound=True)
             run_headless(reader, headless_env, sound, f"Build done {tag}h", id_file, measured, raw)
             run_floor(gdbus_method("GetServerInformation"), card_env, measured, "gd-info")
             run_floor([tool("notify-send"), "--version"], card_env, measured, "ns-version")

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The center as a service, measured (numbers, not verdicts): a headless server's CPU while idle
 # with no viewer, and its peak RSS (VmHWM) after 1,000 live desktop notifications sent with
-# notify-send, beside dunst's with the same 1,000 (dunst on Xvfb, when both are installed). Each
+# notify-send, beside dunst's and xfce4-notifyd's with the same 1,000 (each on Xvfb, when installed). Each
 # daemon runs on a private session bus (dbus-daemon --session) with private XDG folders.
 #
 #   [NOTIFICATIONS=N] Scripts/bench-service.sh [BINARY] [IDLE_SECONDS]   (defaults: 1000, the release build, 60)
@@ -45,16 +45,24 @@ send_all
 echo "notiplay: live: $("$bin" list | wc -l); peak RSS after $count notify-send: $(hwm "$server") KB"
 kill "$server"; wait "$server" 2>/dev/null || true
 
-if command -v dunst >/dev/null && command -v Xvfb >/dev/null; then
+# Another daemon on Xvfb (a display of its own), the same 1,000 notifications.
+compare() {
+  local name="$1"; shift
+  if ! command -v Xvfb >/dev/null || ! [ -x "$1" ]; then
+    echo "$name or Xvfb is not installed: no comparison"
+    return
+  fi
+  : >"$scratch/display"
   Xvfb -displayfd 5 -nolisten tcp 5>"$scratch/display" 2>/dev/null &
-  pids+=($!)
+  local xvfb=$!; pids+=("$xvfb")
   for _ in $(seq 100); do [ -s "$scratch/display" ] && break; sleep 0.05; done
-  DISPLAY=":$(head -1 "$scratch/display")" dunst >/dev/null 2>&1 &
-  dunst=$!; pids+=("$dunst")
+  DISPLAY=":$(head -1 "$scratch/display")" "$@" >/dev/null 2>&1 &
+  local daemon=$!; pids+=("$daemon")
   wait_name
-  echo "dunst: peak RSS before: $(hwm "$dunst") KB"
+  echo "$name: peak RSS before: $(hwm "$daemon") KB"
   send_all
-  echo "dunst: peak RSS after $count notify-send: $(hwm "$dunst") KB"
-else
-  echo "dunst or Xvfb is not installed: no comparison (apt-get install dunst xvfb)"
-fi
+  echo "$name: peak RSS after $count notify-send: $(hwm "$daemon") KB"
+  kill "$daemon" "$xvfb"; wait "$daemon" "$xvfb" 2>/dev/null || true
+}
+compare dunst "$(command -v dunst || echo dunst)"
+compare xfce4-notifyd /usr/lib/x86_64-linux-gnu/xfce4/notifyd/xfce4-notifyd

@@ -69,10 +69,15 @@ extension MPVEngine {
         case .pcm(let path):
             try pcmClock(path)
         case .system(let untimed):
-            // libmpv's own probe order on Linux, then null so that playback never fails for
-            // want of a device; `current-ao` tells whether the fallback was taken.
+            // libmpv's own probe order on Linux without `jack` and `sdl`, then null so that
+            // playback never fails for want of a device; `current-ao` tells whether the fallback
+            // was taken. libjack and SDL keep process-wide state that two players opening and
+            // closing outputs at once corrupt: eight libmpv players in one process, ten files
+            // each, with no sound card, crashed in 2 runs of 4 with `sdl,null` and 2 of 6 with
+            // `jack,null` (a call through a null pointer on "mpv/mpv core", as a test run once
+            // did) or hung, never in 15 with `pipewire,pulse,alsa,null` or its parts. A JACK-only machine plays through PipeWire's JACK.
             LibmpvClock(libmpvOptions: [
-                ("ao", "pipewire,pulse,alsa,jack,sdl,null"), ("ao-null-untimed", untimed ? "yes" : "no"),
+                ("ao", Self.systemOutputs), ("ao-null-untimed", untimed ? "yes" : "no"),
             ])
         case .pacedCapture(let path, let temporaryFolder):
             try PacedCaptureClock(path: path, temporaryFolder: temporaryFolder, pacingClock: pacingClock)
@@ -86,6 +91,10 @@ extension MPVEngine {
         return LibmpvClock(
             libmpvOptions: [("ao", "pcm"), ("ao-pcm-file", file.libmpvPath), ("ao-pcm-waveheader", "yes")], pcm: file)
     }
+
+    /// The outputs the system output tries, in order: each one safe with several players in a
+    /// process.
+    static let systemOutputs = "pipewire,pulse,alsa,null"
 
     /// The hook that holds a newly opened file until its duration was read.
     static let preloadedHook = "on_preloaded"

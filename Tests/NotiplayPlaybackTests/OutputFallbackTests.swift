@@ -47,6 +47,33 @@ extension RealEngine {
                 #expect(notice < end, "the notice came after the end: \(kinds)")
             }
         }
+
+        /// Eight players in one process each play files on the system output at once, as a
+        /// center does with an arrival sound beside a playing card, and all end. The bug this
+        /// catches: the system output also tried `jack` and `sdl`, whose libraries keep state
+        /// for the whole process; with no sound card every player opened and closed them at
+        /// once, and a call through a null pointer killed the process (seen once in a full test
+        /// run; a C program doing this crashed in 2 runs of 4), or the players hung (this test
+        /// with them: still waiting after 4 minutes).
+        @Test(.enabled(if: !TestMedia.hasSoundDevice, "needs a machine without a sound card"))
+        func eightPlayersAtOnceOnTheSystemOutput() async throws {
+            #expect(!MPVEngine.systemOutputs.contains("jack") && !MPVEngine.systemOutputs.contains("sdl"))
+            let path = TestMedia.path("tone-1s.wav")
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<8 {
+                    group.addTask {
+                        let engine = try MPVEngine(output: .system(untimedFallback: true))
+                        var events = EventCursor(engine)
+                        for _ in 0..<4 {
+                            let item = try await engine.load(try AudioFileValidator().validate(path), options: PlaybackOptions())
+                            #expect(try await events.end(of: item) == .endOfFile)
+                        }
+                        await engine.shutdown()
+                    }
+                }
+                try await group.waitForAll()
+            }
+        }
     }
 }
 
