@@ -4,6 +4,8 @@ import FoundationEssentials
 import Foundation
 #endif
 import NotiplayFreedesktopBridge
+import NotiplayServer
+import NotiplaySystem
 
 /// What `serve --freedesktop` says when another server keeps `org.freedesktop.Notifications`:
 /// who that is, and what to do about it. `--replace` is suggested only when it could help: when
@@ -11,7 +13,9 @@ import NotiplayFreedesktopBridge
 /// another server may or may not, as it asked the bus).
 enum NameOwnerMessage {
     /// The message for `taken`; `unit` finds the systemd user unit a process runs in.
-    static func text(_ taken: FreedesktopNameTaken, unit: (UInt32) -> String? = systemdUserUnit(of:)) -> String {
+    static func text(
+        _ taken: FreedesktopNameTaken, userID: UInt32 = Posix.userID, unit: (UInt32) -> String? = systemdUserUnit(of:)
+    ) -> String {
         let name = "org.freedesktop.Notifications"
         guard let owner = taken.owner else {
             return taken.replaceAsked
@@ -20,14 +24,28 @@ enum NameOwnerMessage {
         }
         let who = describe(owner)
         let stop = stopAdvice(owner, unit: unit)
+        if taken.stopAsked {
+            return "\(name) is owned by \(who), which did not hand it over and still kept it "
+                + "\(seconds(CenterServer.nameOwnerGrace)) s after it was asked to end (SIGTERM): \(stop) and start again"
+        }
         if taken.replaceAsked {
-            return "\(name) is owned by \(who), which does not hand it over: \(stop) and start again"
+            let whose = owner.userID.map { $0 == userID } == false ? ", and runs as another user" : ""
+            return "\(name) is owned by \(who), which does not hand it over\(whose): \(stop) and start again"
         }
         if owner.isNotiplay {
             return "\(name) is owned by \(who): \(stop), or take the name with --replace"
         }
-        return "\(name) is owned by \(who): \(stop) and start again, or try --replace (it takes the name only from a server that allows it)"
+        return "\(name) is owned by \(who): \(stop) and start again, or take the name with --replace "
+            + "(which asks a server of yours that does not hand it over to end)"
     }
+
+    /// What `serve --freedesktop --replace` says when it stopped the server that kept the name.
+    static func stopped(_ owner: FreedesktopNameOwner) -> String {
+        "--freedesktop --replace: \(describe(owner)) did not hand org.freedesktop.Notifications over; "
+            + "it was asked to end (SIGTERM), and the name is now notiplay's"
+    }
+
+    private static func seconds(_ duration: Duration) -> Int64 { duration.components.seconds }
 
     /// `dunst 1.9.0 (vendor knopwob, pid 1234)`, with what is known.
     static func describe(_ owner: FreedesktopNameOwner) -> String {

@@ -78,7 +78,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Also be the desktop's notification server: own org.freedesktop.Notifications on the session bus.")
     var freedesktop = false
 
-    @Flag(help: "With --freedesktop, take the name over from the server that owns it.")
+    @Flag(help: "With --freedesktop, take the name over from the server that owns it; one of yours that does not hand it over (dunst, mako, xfce4-notifyd) is asked to end (SIGTERM).")
     var replace = false
 
     @Option(help: ArgumentHelp("With --freedesktop, how long a low or normal notification that leaves it to the server (expire_timeout -1) stays on screen; 0: until dismissed (default 10).", valueName: "seconds"))
@@ -204,6 +204,7 @@ struct ServeCommand: AsyncParsableCommand {
         do { try await server.start() } catch {
             return status(of: error)
         }
+        if let owner = server.stoppedNameOwner { Diagnostics.shared.report(NameOwnerMessage.stopped(owner)) }
         let end: CardEnd
         if headless {
             let (signals, continuation) = AsyncStream.makeStream(of: Int32.self)

@@ -90,6 +90,27 @@ package final class FreedesktopBridge {
         }
     }
 
+    /// Asks for the name again, with replacement, until it is free or `limit` has passed: after
+    /// ``start(address:replace:onNameLost:)`` found it kept and its owner was asked to end.
+    /// Returns whether the name is now this bridge's.
+    package func retakeName(within limit: Duration) async -> Bool {
+        guard let connection else { return false }
+        let clock = ContinuousClock()
+        let deadline = clock.now + limit
+        while true {
+            do {
+                try await connection.requestName(Self.busName, replace: true)
+                return true
+            } catch .exists {
+                // The owner is ending; the bus frees the name when its connection closes.
+                guard clock.now < deadline else { return false }
+                try? await clock.sleep(for: .milliseconds(20))
+            } catch {
+                return false
+            }
+        }
+    }
+
     /// Leaves the bus.
     package func stop() async {
         stopping.withLock { $0 = true }

@@ -13,13 +13,18 @@ package struct FreedesktopNameOwner: Sendable, Hashable {
     package var version: String?
     /// Its process on this machine, as the bus knows it.
     package var processID: UInt32?
+    /// The user its process runs as, as the bus knows it.
+    package var userID: UInt32?
 
     /// A description made of the answers.
-    package init(name: String? = nil, vendor: String? = nil, version: String? = nil, processID: UInt32? = nil) {
+    package init(
+        name: String? = nil, vendor: String? = nil, version: String? = nil, processID: UInt32? = nil, userID: UInt32? = nil
+    ) {
         self.name = name
         self.vendor = vendor
         self.version = version
         self.processID = processID
+        self.userID = userID
     }
 
     /// Whether the owner is a notiplay server, which hands the name over to `--replace`.
@@ -47,6 +52,13 @@ package struct FreedesktopNameOwner: Sendable, Hashable {
         {
             return nil
         }
+        if case .uint32(let uid)? = try? client.call(
+            DBusCall(
+                destination: bus, path: "/org/freedesktop/DBus", interface: bus, member: "GetConnectionUnixUser",
+                arguments: [.string(FreedesktopBridge.busName)]), timeout: timeout
+        ).first {
+            owner.userID = uid
+        }
         let information = try? client.call(
             DBusCall(
                 destination: FreedesktopBridge.busName, path: FreedesktopBridge.path, interface: FreedesktopBridge.interface,
@@ -67,11 +79,16 @@ package struct FreedesktopNameTaken: Error, Sendable, CustomStringConvertible {
     package var owner: FreedesktopNameOwner?
     /// Whether the name was asked for with replacement (`--replace`).
     package var replaceAsked: Bool
+    /// Whether the owner, which did not hand the name over, was asked to end (`SIGTERM`) and
+    /// still kept it.
+    package var stopAsked: Bool
 
-    /// The name kept by `owner` (`nil`: not known), after asking with or without replacement.
-    package init(owner: FreedesktopNameOwner?, replaceAsked: Bool) {
+    /// The name kept by `owner` (`nil`: not known), after asking with or without replacement,
+    /// and after asking the owner to end or not.
+    package init(owner: FreedesktopNameOwner?, replaceAsked: Bool, stopAsked: Bool = false) {
         self.owner = owner
         self.replaceAsked = replaceAsked
+        self.stopAsked = stopAsked
     }
 
     /// The bare fact, as the bus gives it.

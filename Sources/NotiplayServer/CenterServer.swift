@@ -3,7 +3,7 @@ package import NotiplayCenter
 import NotiplayCenterClient
 package import NotiplayCore
 package import NotiplayFreedesktop
-import NotiplayFreedesktopBridge
+package import NotiplayFreedesktopBridge
 package import NotiplayPlayback
 import Synchronization
 
@@ -121,6 +121,9 @@ package final class CenterServer {
     private let waiters = ResponseWaiters()
     private var socket: CenterSocketServer?
     private var bridge: FreedesktopBridge?
+    /// The desktop server that kept `org.freedesktop.Notifications`, did not hand it over to
+    /// `--replace`, and was asked to end so that this one could take it.
+    package private(set) var stoppedNameOwner: FreedesktopNameOwner?
 
     /// Opens the store in `folder` on `time`, before anything else starts: a store that cannot be
     /// opened stops the server before any engine or extension runs.
@@ -186,10 +189,21 @@ package final class CenterServer {
             do {
                 try await bridge.start(address: desktop.address, replace: desktop.replace, onNameLost: desktop.onNameLost)
             } catch {
-                await bridge.stop()
-                self.bridge = nil
-                socket?.stop()
-                throw .bus(error)
+                var failure: any Error = error
+                if desktop.replace, let taken = error as? FreedesktopNameTaken,
+                    let outcome = await stopNameOwner(taken, bridge: bridge)
+                {
+                    switch outcome {
+                    case .success(let owner): stoppedNameOwner = owner
+                    case .failure(let stillTaken): failure = stillTaken
+                    }
+                }
+                if stoppedNameOwner == nil {
+                    await bridge.stop()
+                    self.bridge = nil
+                    socket?.stop()
+                    throw .bus(failure)
+                }
             }
         }
         do { try service.restore() } catch {

@@ -22,7 +22,21 @@ import Testing
         let fromNotiplay = NameOwnerMessage.text(FreedesktopNameTaken(owner: notiplay, replaceAsked: false)) { _ in nil }
         #expect(fromNotiplay.hasSuffix(": stop it (kill 7), or take the name with --replace"))
         let fromDunst = NameOwnerMessage.text(FreedesktopNameTaken(owner: dunst, replaceAsked: false)) { _ in nil }
-        #expect(fromDunst.hasSuffix("or try --replace (it takes the name only from a server that allows it)"))
+        #expect(fromDunst.hasSuffix(
+            "or take the name with --replace (which asks a server of yours that does not hand it over to end)"))
+    }
+
+    @Test("--replace asked the owner to end and it kept the name; an owner of another user is not asked, and said so")
+    func replaceStopRefused() {
+        let kept = NameOwnerMessage.text(FreedesktopNameTaken(owner: dunst, replaceAsked: true, stopAsked: true)) { _ in nil }
+        #expect(
+            kept == "org.freedesktop.Notifications is owned by dunst 1.9.0 (vendor knopwob, pid 1234), which did not hand it "
+                + "over and still kept it 5 s after it was asked to end (SIGTERM): stop it (kill 1234) and start again")
+        var foreign = dunst
+        foreign.userID = 1001
+        let other = NameOwnerMessage.text(FreedesktopNameTaken(owner: foreign, replaceAsked: true), userID: 1000) { _ in nil }
+        #expect(other.contains("which does not hand it over, and runs as another user: stop it (kill 1234)"))
+        #expect(NameOwnerMessage.stopped(dunst).contains("dunst 1.9.0 (vendor knopwob, pid 1234) did not hand"))
     }
 
     @Test("An owner that answered nothing, or is gone: what is known, no empty parentheses")

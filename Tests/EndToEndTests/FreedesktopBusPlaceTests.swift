@@ -70,10 +70,29 @@ extension FreedesktopTests {
         }
     }
 
+    /// A desktop daemon installed here, on Xvfb: its program and what it says of itself.
+    struct Daemon: Sendable {
+        let program: String
+        let serverName: String
+        let vendor: String
+        var installed: Bool { FileManager.default.isExecutableFile(atPath: program) }
+
+        static let dunst = Daemon(program: E2E.which("dunst") ?? "/usr/bin/dunst", serverName: "dunst", vendor: "knopwob")
+        static let xfce = Daemon(
+            program: "/usr/lib/x86_64-linux-gnu/xfce4/notifyd/xfce4-notifyd", serverName: "Xfce Notify Daemon", vendor: "Xfce")
+    }
+
     @Test(
-        "The name kept by a real dunst (on Xvfb): --replace gets 69 naming dunst, its version and pid, and not suggesting --replace again",
-        .enabled(if: E2E.which("dunst") != nil && E2E.which("Xvfb") != nil, "needs dunst and Xvfb (apt-get install dunst xvfb)"))
-    func ownerNamedDunst() async throws {
+        "The name kept by a real dunst (on Xvfb): 69 naming it, its version and pid; --replace asks it to end and takes the name",
+        .enabled(if: Daemon.dunst.installed && E2E.which("Xvfb") != nil, "needs dunst and Xvfb (apt-get install dunst xvfb)"))
+    func ownerDunst() async throws { try await ownerNamedAndReplaced(.dunst) }
+
+    @Test(
+        "The same with a real xfce4-notifyd (on Xvfb)",
+        .enabled(if: Daemon.xfce.installed && E2E.which("Xvfb") != nil, "needs xfce4-notifyd and Xvfb (apt-get install xfce4-notifyd xvfb)"))
+    func ownerXfce() async throws { try await ownerNamedAndReplaced(.xfce) }
+
+    func ownerNamedAndReplaced(_ daemon: Daemon) async throws {
         try await withFreedesktopFixture { fixture in
             // -displayfd: Xvfb picks a display number nobody uses and prints it when it is ready.
             let xvfb = fixture.track(ChildProcess(try #require(E2E.which("Xvfb")), ["-displayfd", "1", "-nolisten", "tcp"]))
@@ -84,30 +103,37 @@ extension FreedesktopTests {
             var environment = fixture.environment
             environment["DISPLAY"] = ":" + display
             environment["WAYLAND_DISPLAY"] = nil
-            let dunst = fixture.track(ChildProcess(try #require(E2E.which("dunst")), [], environment: environment))
-            try await dunst.start()
+            let owner = fixture.track(ChildProcess(daemon.program, [], environment: environment))
+            try await owner.start()
             let waited = try await run(
                 try #require(FreedesktopTools.gdbus), ["wait", "--session", "--timeout", "30", FreedesktopTools.busName],
                 environment: fixture.environment)
-            try #require(waited.status == 0, "dunst did not take the name: \(waited)")
-            let pid = try #require(dunst.processID)
+            try #require(waited.status == 0, "\(daemon.serverName) did not take the name: \(waited)")
+            let pid = try #require(owner.processID)
 
-            for replace in [true, false] {
-                let taken = try await run(
-                    try E2E.binary(), ["serve", "--headless", "--freedesktop", "--audio", "null"] + (replace ? ["--replace"] : []),
-                    environment: try fixture.otherServerEnvironment(replace ? "r" : "n"))
-                #expect(taken.status == 69, "\(taken)")
-                #expect(taken.stderrText.contains("org.freedesktop.Notifications is owned by dunst 1."), "\(taken)")
-                #expect(taken.stderrText.contains("(vendor knopwob, pid \(pid))"), "\(taken)")
-                #expect(taken.stderrText.contains("kill \(pid)"), "\(taken)")
-                if replace {
-                    #expect(taken.stderrText.contains("which does not hand it over"), "\(taken)")
-                    #expect(!taken.stderrText.contains("--replace"), "\(taken)")
-                } else {
-                    #expect(taken.stderrText.contains("or try --replace"), "\(taken)")
-                }
-            }
-            #expect(dunst.endedAt == nil, "dunst ended: \(dunst.stdoutText)")
+            let refused = try await run(
+                try E2E.binary(), ["serve", "--headless", "--freedesktop", "--audio", "null"],
+                environment: try fixture.otherServerEnvironment("n"))
+            #expect(refused.status == 69, "\(refused)")
+            #expect(refused.stderrText.contains("org.freedesktop.Notifications is owned by \(daemon.serverName) "), "\(refused)")
+            #expect(refused.stderrText.contains("(vendor \(daemon.vendor), pid \(pid))"), "\(refused)")
+            #expect(refused.stderrText.contains("kill \(pid)"), "\(refused)")
+            #expect(refused.stderrText.contains("or take the name with --replace"), "\(refused)")
+            #expect(owner.endedAt == nil, "\(daemon.serverName) ended: \(owner.stdoutText)")
+
+            let server = try await fixture.startServer(
+                ["--audio", "null", "--replace"], environment: try fixture.otherServerEnvironment("r"), mergingErrors: true)
+            #expect(
+                await server.until(["--replace: \(daemon.serverName) ", "it was asked to end (SIGTERM), and the name is now notiplay's"]),
+                "\(server.stdoutText)")
+            let information = try await fixture.gdbusCall("GetServerInformation")
+            #expect(information.stdoutText.hasPrefix("('notiplay', "), "\(information)")
+            let ownerEnd = try await owner.finish(timeout: 30)
+            #expect(ownerEnd.status == 0 || ownerEnd.status == 128 + SIGTERM, "\(ownerEnd)")
+            let sent = try await fixture.notifySend("-p", "After the takeover")
+            #expect(sent.status == 0, "\(sent)")
+            let ended = try await fixture.stop(server)
+            #expect(ended.status == 128 + SIGTERM, "\(ended)")
         }
     }
 
