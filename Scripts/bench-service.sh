@@ -4,7 +4,9 @@
 # notify-send, beside dunst's and xfce4-notifyd's with the same 1,000 (each on Xvfb, when installed). Each
 # daemon runs on a private session bus (dbus-daemon --session) with private XDG folders.
 #
-#   [NOTIFICATIONS=N] Scripts/bench-service.sh [BINARY] [IDLE_SECONDS]   (defaults: 1000, the release build, 60)
+#   [NOTIFICATIONS=N] [DAEMONS="dunst xfce4-notifyd"] Scripts/bench-service.sh [BINARY] [IDLE_SECONDS]
+#   (defaults: 1000, both daemons, the release build, 60; dunst on Xvfb slows as its stack grows:
+#   490 notifications took 42 minutes)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin="${1:-.build-release/x86_64-unknown-linux-gnu/release/notiplay}"
@@ -24,6 +26,9 @@ fi
 pids+=("${DBUS_SESSION_BUS_PID:-$(cat "$scratch/buspid" 2>/dev/null || echo 0)}")
 ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 hwm() { awk '/VmHWM/ {print $2}' "/proc/$1/status"; }
+# Peak RSS, and the current resident memory split into anonymous (the heap: what the
+# notifications cost) and file-backed (the program and its libraries' pages).
+memory() { awk '/VmHWM/ {h=$2} /RssAnon/ {a=$2} /RssFile/ {f=$2} END {printf "peak %d KB (now: %d KB anonymous, %d KB file)", h, a, f}' "/proc/$1/status"; }
 wait_name() { for _ in $(seq 200); do gdbus call --session -d org.freedesktop.DBus -o /org/freedesktop/DBus -m org.freedesktop.DBus.NameHasOwner org.freedesktop.Notifications 2>/dev/null | grep -q true && return 0; sleep 0.05; done; echo "no owner" >&2; exit 1; }
 # Each notify-send has 10 s: dunst redraws its whole stack for every new notification on Xvfb
 # (a first run with 1,000 did not finish in 10 minutes); the time all of them took is printed.
@@ -40,9 +45,9 @@ sleep 2  # let start-up settle before the idle window opens
 before=$(ticks "$server"); sleep "$idle"; after=$(ticks "$server")
 hz=$(getconf CLK_TCK)
 echo "notiplay serve --headless --freedesktop, idle, no viewer: $(( after - before )) ticks in ${idle} s = $(awk -v t=$((after-before)) -v hz="$hz" -v s="$idle" 'BEGIN{printf "%.3f", 100*t/hz/s}') % CPU"
-echo "notiplay: peak RSS before the notifications: $(hwm "$server") KB"
+echo "notiplay: before the notifications: $(memory "$server")"
 send_all
-echo "notiplay: live: $("$bin" list | wc -l); peak RSS after $count notify-send: $(hwm "$server") KB"
+echo "notiplay: live: $("$bin" list | wc -l); after $count notify-send: $(memory "$server")"
 kill "$server"; wait "$server" 2>/dev/null || true
 
 # Another daemon on Xvfb (a display of its own), the same 1,000 notifications.
@@ -59,10 +64,15 @@ compare() {
   DISPLAY=":$(head -1 "$scratch/display")" "$@" >/dev/null 2>&1 &
   local daemon=$!; pids+=("$daemon")
   wait_name
-  echo "$name: peak RSS before: $(hwm "$daemon") KB"
+  echo "$name: before: $(memory "$daemon")"
   send_all
-  echo "$name: peak RSS after $count notify-send: $(hwm "$daemon") KB"
+  echo "$name: after $count notify-send: $(memory "$daemon")"
   kill "$daemon" "$xvfb"; wait "$daemon" "$xvfb" 2>/dev/null || true
 }
-compare dunst "$(command -v dunst || echo dunst)"
-compare xfce4-notifyd /usr/lib/x86_64-linux-gnu/xfce4/notifyd/xfce4-notifyd
+for daemon in ${DAEMONS-dunst xfce4-notifyd}; do
+  case "$daemon" in
+    dunst) compare dunst "$(command -v dunst || echo dunst)" ;;
+    xfce4-notifyd) compare xfce4-notifyd /usr/lib/x86_64-linux-gnu/xfce4/notifyd/xfce4-notifyd ;;
+    *) echo "DAEMONS: $daemon is not one this script knows (dunst, xfce4-notifyd)" >&2 ;;
+  esac
+done
