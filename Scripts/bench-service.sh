@@ -25,7 +25,6 @@ if [ -z "${DBUS_SESSION_BUS_ADDRESS:-}" ]; then
 fi
 pids+=("${DBUS_SESSION_BUS_PID:-$(cat "$scratch/buspid" 2>/dev/null || echo 0)}")
 ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
-hwm() { awk '/VmHWM/ {print $2}' "/proc/$1/status"; }
 # Peak RSS, and the current resident memory split into anonymous (the heap: what the
 # notifications cost) and file-backed (the program and its libraries' pages).
 memory() { awk '/VmHWM/ {h=$2} /RssAnon/ {a=$2} /RssFile/ {f=$2} END {printf "peak %d KB (now: %d KB anonymous, %d KB file)", h, a, f}' "/proc/$1/status"; }
