@@ -59,14 +59,11 @@ struct AttachTests {
 
     /// A pane whose shell has saved its terminal settings in `before-NAME` and runs `notiplay
     /// attach` (then says `EXIT=status` and saves them in `after-NAME`).
-    /// With `asJob`, the three run in a subshell, one job: a shell goes on with the rest of a
-    /// list as soon as its first command stops.
-    func attachPane(_ name: String, extra: String = "", asJob: Bool = false) async throws -> TmuxPane {
+    func attachPane(_ name: String, extra: String = "") async throws -> TmuxPane {
         let pane = try await TmuxPane(columns: 80, rows: 24, environment: places)
         try await pane.type("stty -g > \(file("before-\(name)")); echo READY")
         try await pane.expectScreen("the shell did not answer") { $0.split(separator: "\n").contains(where: TerminalCardTests.isReadyLine) }
-        let line = "\(E2E.shellQuoted(try E2E.binary())) attach\(extra); echo \"EXIT=$?\"; stty -g > \(file("after-\(name)"))"
-        try await pane.type(asJob ? "( \(line) )" : line)
+        try await pane.type("\(E2E.shellQuoted(try E2E.binary())) attach\(extra); echo \"EXIT=$?\"; stty -g > \(file("after-\(name)"))")
         return pane
     }
 

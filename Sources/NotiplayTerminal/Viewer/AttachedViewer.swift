@@ -39,23 +39,10 @@ package enum AttachedViewer {
         let watch = ResizeWatch(wake: resizes.writeEnd)
         defer { watch.cancel() }
         let size = TerminalSize.current(fd: output, environment: environment) ?? (80, 24)
-        var relay = ViewerRelay(
-            socket: socket, input: input, output: output, resizes: resizes.readEnd,
-            size: { TerminalSize.current(fd: output, environment: environment) },
-            stop: { stopJob(terminal) })
+        var relay = ViewerRelay(socket: socket, input: input, output: output, resizes: resizes.readEnd) {
+            TerminalSize.current(fd: output, environment: environment)
+        }
         return relay.run(hello: .hello(columns: size.columns, rows: size.rows, environment: environment))
-    }
-
-    /// Ctrl-Z typed in the viewer: gives the terminal back and stops the job, as the terminal
-    /// driver would in cooked mode (the whole foreground process group, so that a shell job
-    /// such as `( notiplay attach; echo done )` stops as one); takes the terminal again when
-    /// continued. The center is not told: it goes on, and redraws when the relay sends the size.
-    private static func stopJob(_ terminal: TerminalGuard) {
-        terminal.suspend()
-        let ours = try? Posix.setAction(SignalAction(), for: SignalNumber.terminalStop)  // the default action
-        Posix.signalProcessGroup(SignalNumber.terminalStop)  // delivered to this thread before kill returns
-        if let ours { _ = try? Posix.setAction(ours, for: SignalNumber.terminalStop) }
-        terminal.resume()
     }
 }
 
@@ -84,23 +71,18 @@ private struct ViewerRelay {
     let output: Int32
     let resizes: FileDescriptor
     let size: () -> (columns: Int, rows: Int)?
-    let stop: () -> Void
     private var reader = ViewerFrameReader(limit: 16 << 20)
     private var outgoing: [UInt8] = []
 
-    /// Ctrl-Z as the terminal sends it in raw mode.
-    static let controlZ: UInt8 = 0x1A
-
     init(
         socket: FileDescriptor, input: Int32, output: Int32, resizes: FileDescriptor,
-        size: @escaping () -> (columns: Int, rows: Int)?, stop: @escaping () -> Void
+        size: @escaping () -> (columns: Int, rows: Int)?
     ) {
         self.socket = socket
         self.input = input
         self.output = output
         self.resizes = resizes
         self.size = size
-        self.stop = stop
     }
 
     mutating func run(hello: ViewerMessage) -> AttachedViewer.End {
@@ -124,7 +106,7 @@ private struct ViewerRelay {
             }
             if !entries[2].found.isEmpty {
                 switch InputRead.available(input, revents: entries[2].found.rawValue, into: &buffer) {
-                case .bytes(let count): typed(buffer[0..<count])
+                case .bytes(let count): outgoing += ViewerMessage.input(Array(buffer[0..<count])).frame
                 case .nothing: break
                 case .end: return .endOfInput
                 }
@@ -134,20 +116,6 @@ private struct ViewerRelay {
             }
             if !outgoing.isEmpty, !send() { return .centerGone }
         }
-    }
-
-    /// What was typed goes to the center, but Ctrl-Z, which stops this viewer here (what was
-    /// typed before it is sent first); once continued, the size is sent, and the center draws
-    /// the whole screen again.
-    private mutating func typed(_ bytes: ArraySlice<UInt8>) {
-        var rest = bytes
-        while let stopAt = rest.firstIndex(of: Self.controlZ) {
-            if stopAt > rest.startIndex { outgoing += ViewerMessage.input(Array(rest[..<stopAt])).frame }
-            stop()
-            if let size = size() { outgoing += ViewerMessage.size(columns: size.columns, rows: size.rows).frame }
-            rest = rest[rest.index(after: stopAt)...]
-        }
-        if !rest.isEmpty { outgoing += ViewerMessage.input(Array(rest)).frame }
     }
 
     /// Reads from the center and draws what it sent; the end, when it came.
