@@ -75,7 +75,8 @@ extension MPVEngine {
             // closing outputs at once corrupt: eight libmpv players in one process, ten files
             // each, with no sound card, crashed in 2 runs of 4 with `sdl,null` and 2 of 6 with
             // `jack,null` (a call through a null pointer on "mpv/mpv core", as a test run once
-            // did) or hung, never in 15 with `pipewire,pulse,alsa,null` or its parts. A JACK-only machine plays through PipeWire's JACK.
+            // did) or hung, never in 15 with `pipewire,pulse,alsa,null` or its parts. A
+            // JACK-only machine plays through PipeWire's JACK.
             LibmpvClock(libmpvOptions: [
                 ("ao", Self.systemOutputs), ("ao-null-untimed", untimed ? "yes" : "no"),
             ])
