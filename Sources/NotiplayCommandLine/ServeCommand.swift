@@ -201,21 +201,22 @@ struct ServeCommand: AsyncParsableCommand {
                 }
             }
         }
+        // Headless, the signals are watched before the server starts: one that comes as it
+        // starts (a client that saw its first card) ends it once it has started, rather than
+        // falling between the start and the watch.
+        let (signals, continuation) = AsyncStream.makeStream(of: Int32.self)
+        let watch = headless ? InterruptWatch(hangUp: false, signal: { continuation.yield($0) }) : nil
+        defer { watch?.cancel() }
         do { try await server.start() } catch {
             return status(of: error)
         }
         if let owner = server.stoppedNameOwner { Diagnostics.shared.report(NameOwnerMessage.stopped(owner)) }
         let end: CardEnd
         if headless {
-            let (signals, continuation) = AsyncStream.makeStream(of: Int32.self)
-            let watch = InterruptWatch(hangUp: false, signal: { continuation.yield($0) })
             // Headless, SIGHUP reloads the configuration, as daemons do; in a terminal it means
             // the terminal went away, and the server ends.
             let reloads = SignalWatch(SignalNumber.hangUp) { Task { @MainActor in service.reloadConfiguration() } }
-            defer {
-                watch.cancel()
-                reloads.cancel()
-            }
+            defer { reloads.cancel() }
             // Terminals attach through the viewer socket; the key lines and the viewer share the deck.
             let deck = SharedDeck(service)
             let viewers = ViewerServer(path: ViewerServer.path(besideCenterSocket: configuration.socketPath), deck: deck)
