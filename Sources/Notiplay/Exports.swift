@@ -20,6 +20,7 @@
 @_exported import enum NotiplayViews.TextAlignment
 @_exported import struct NotiplayViews.Rect
 @_exported import struct NotiplayViews.PointFrame
+@_exported import enum NotiplayViews.ImageContentMode
 @_exported import struct NotiplayViews.Size
 @_exported import struct NotiplayViews.Grid
 @_exported import struct NotiplayViews.Cell
