@@ -13,6 +13,8 @@ import PackageDescription
 //                   (`custom-number`, named so that it speaks for the app "Custom Number")
 //   Ringtone/       written for iOS (no seed article): a ringtone previewed for 3 s through
 //                   AVAudioPlayer, three actions (RingtoneContent, its sound a resource)
+//   Photo/          written for iOS (no seed article): a notification's image attachment in a
+//                   UIImageView under a title label, two actions (PhotoContent)
 //   Tool/           `ports`, notiplay's command line with the ports' extension types: runs
 //                   their .playback scripts
 //
@@ -46,15 +48,16 @@ let package = Package(
             // On iOS: the sound added to the extension target (Copy Bundle Resources).
             resources: [.copy("ringtone.wav")]
         ),
+        .target(name: "PhotoContent", dependencies: [.product(name: "Notiplay", package: "notiplay")], path: "Photo/Extension"),
         .executableTarget(
             name: "ports",
-            dependencies: ["RingtoneContent", .product(name: "NotiplayCommandLine", package: "notiplay")],
+            dependencies: ["RingtoneContent", "PhotoContent", .product(name: "NotiplayCommandLine", package: "notiplay")],
             path: "Tool"
         ),
         .testTarget(
             name: "PortsTests",
             dependencies: [
-                "CoreData", "ReminderContent", "BalanceContent", "CustomNumberContent", "RingtoneContent",
+                "CoreData", "ReminderContent", "BalanceContent", "CustomNumberContent", "RingtoneContent", "PhotoContent",
                 .product(name: "Notiplay", package: "notiplay"),
                 // The test host: presents to the extensions headless, with their Info.plist and app file.
                 .product(name: "NotiplayTesting", package: "notiplay"),

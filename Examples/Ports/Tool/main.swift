@@ -1,4 +1,5 @@
 import NotiplayCommandLine
+import PhotoContent
 import RingtoneContent
 
 // `ports` is the whole `notiplay` command line, under its own name, with the ports' extension
@@ -7,4 +8,5 @@ import RingtoneContent
 //   .build/debug/ports test Ringtone/Scripts/play.playback
 var types = ExtensionTypes()
 RingtoneExtensions.register(in: &types)
+PhotoExtensions.register(in: &types)
 await NotiplayCLI.main(types: types)
