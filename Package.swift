@@ -302,6 +302,7 @@ if let fuzz = Context.environment["NOTIPLAY_FUZZ"], !fuzz.isEmpty, fuzz != "0" {
         ("FuzzCard", "Card", "NotiplayViews"),
         ("FuzzCenterFrames", "CenterFrames", "NotiplayCenterClient"),
         ("FuzzTriggers", "Triggers", "NotiplayCore"),
+        ("FuzzImages", "Images", "NotiplayViews"),
     ]
     for fuzzTarget in fuzzTargets {
         package.targets.append(
