@@ -6,6 +6,17 @@ import Notiplay
 enum Notiplay_PortingFromIOS {
     // Example 1
     struct Example1 {
+        final class SizedViewController: TerminalViewController { var label = Label("")
+            override func viewDidLoad() {
+                super.viewDidLoad()
+                self.preferredContentSize = CGSize(width: view.frame.width, height: 64)   // 4 rows
+                label.frame = CGRect(x: 16, y: 16, width: view.frame.width - 32, height: 32)
+            }
+        }
+    }
+
+    // Example 2
+    struct Example2 {
         final class NotificationViewController: TerminalViewController, UNNotificationContentExtension {
             override func viewDidLoad() {
                 super.viewDidLoad()
