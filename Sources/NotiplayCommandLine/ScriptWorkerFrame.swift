@@ -1,17 +1,28 @@
 internal import FoundationEssentials
 import NotiplayTesting
 
-/// One line of a script's worker report (``ScriptWorkerCommand``, read by ``ScriptWorker``): a
-/// JSON object, written as it happens.
+/// One line between `test` and a worker (``ScriptWorkerCommand``): a JSON object. `test` writes
+/// requests to the worker's standard input; the worker reports on descriptor 3, as it happens.
 enum ScriptWorkerFrame: Codable, Equatable, Sendable {
+    /// Run the script at this path (to the worker).
+    case request(String)
     /// A step starts, at `line`:`column` of the script.
     case step(line: Int, column: Int)
     /// An event was recorded: its JSON line (`{"event":"didReceive",…}`).
     case event(String)
     /// The steps are over; the script's card is closed next.
     case ended
-    /// The script ended: how (`nil`: it passed).
-    case result(Failure?)
+    /// The script ended: how.
+    case result(Outcome)
+
+    /// How a script ended, and whether its worker waits for another.
+    struct Outcome: Codable, Equatable, Sendable {
+        /// Where and why it failed; `nil` when it passed.
+        var failure: Failure?
+        /// Whether the worker waits for another script: no extension of the tool's ran in it
+        /// (only the built-in default card), so nothing of the script's can still be pending.
+        var reusable: Bool
+    }
 
     /// ``ScriptResult/Failure``'s fields.
     struct Failure: Codable, Equatable, Sendable {

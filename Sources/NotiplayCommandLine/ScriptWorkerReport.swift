@@ -17,7 +17,7 @@ struct ScriptWorkerReport: Sendable {
     /// Whether the steps are over (the card is being closed, or the worker drains its main queue).
     var stepsOver = false
     /// The result frame; `nil` while the script has not ended.
-    var result: ScriptWorkerFrame.Failure?? = nil
+    var result: ScriptWorkerFrame.Outcome?
     /// The last lines of standard error that tell of a fatal error (Swift's `Fatal error: …`).
     var fatalLines: [String] = []
     /// Standard error's line not ended yet.
@@ -37,8 +37,10 @@ struct ScriptWorkerReport: Sendable {
             if let name = Self.presenting(json), !extensions.contains(name) { extensions.append(name) }
         case .ended:
             stepsOver = true
-        case .result(let failure):
-            result = .some(failure)
+        case .result(let outcome):
+            result = outcome
+        case .request:
+            break
         }
     }
 
@@ -74,8 +76,8 @@ struct ScriptWorkerReport: Sendable {
         var failure: ScriptResult.Failure?
         if let killed {
             failure = crash("timed out after \(killed.components.seconds) s at this step; its worker no longer answered and was killed")
-        } else if case .some(let reported) = result {
-            failure = reported?.failure
+        } else if let result {
+            failure = result.failure?.failure
             if let ending = Self.abnormal(end) {
                 // Its steps ran; the crash came after (while its card was closed, or at exit).
                 let after = "\(ending) after its last step\(presentingText)\(fatalText)"

@@ -1,15 +1,18 @@
 import NotiplayScript
+import Synchronization
 import NotiplaySystem
 import NotiplayTesting
 
-/// How `notiplay test` runs its scripts: each in a worker process of this same executable
+/// How `notiplay test` runs its scripts: in worker processes of this same executable
 /// (``ScriptWorkerCommand``, `__run-script`), up to ``parallelism`` at once.
 ///
 /// Extensions are code of the author's that runs in the process presenting their card; a crash
 /// there (a Swift runtime trap, `abort()`, a bad access) ends that process. In its own worker,
 /// a script's crash costs that script only: it is reported `not ok` with the signal, the
 /// extension presenting, the step it was at and the last events the worker sent before it died
-/// (events are sent as they are recorded), and the other scripts run on, each in a fresh worker.
+/// (events are sent as they are recorded), and the other scripts run on in other workers. A
+/// worker runs the next script only when no extension of the tool's was made in it (the default
+/// card only); otherwise it exits after the script, and the next one gets a fresh worker.
 /// The executable is the one running (an author's tool included: it has the author's extension
 /// types), found through `/proc/self/exe`.
 struct ScriptWorkers: Sendable {
@@ -51,39 +54,101 @@ struct ScriptWorkers: Sendable {
     }
 
     /// Runs `scripts` (already parsed, or the reason each could not be; only the parsed ones
-    /// start a worker) and returns their results in the same order.
+    /// go to a worker) and returns their results in the same order.
     func run(_ scripts: [Result<PlaybackScript, ScriptResult.Failure>], paths: [String]) async -> [ScriptResult] {
-        var results = [ScriptResult?](repeating: nil, count: scripts.count)
-        await withTaskGroup(of: (Int, ScriptResult).self) { group in
+        // A worker that died makes the write of its next request fail (EPIPE), not end `test`.
+        Posix.setDisposition(.ignore, for: SignalNumber.brokenPipe)
+        let pool = Pool(count: scripts.count)
+        await withTaskGroup(of: Void.self) { group in
             var next = 0
             func startNext() {
                 guard next < scripts.count else { return }
                 let index = next
                 next += 1
-                group.addTask { (index, await self.run(scripts[index], path: paths[index])) }
+                group.addTask { await self.run(scripts[index], index: index, path: paths[index], pool: pool) }
             }
             for _ in 0..<parallelism { startNext() }
-            while let (index, result) = await group.next() {
-                results[index] = result
-                startNext()
-            }
+            while await group.next() != nil { startNext() }
         }
-        return results.map { $0! }
+        // The workers left waiting end with their input; one that ends badly (it ran only the
+        // default card: notiplay's own fault) fails the last script it ran.
+        for (worker, index) in pool.takeAll() {
+            let end = await Self.onThread { worker.finish() }
+            if let ending = ScriptWorkerReport.abnormal(end) { pool.amend(index, with: "then \(ending), its worker idle") }
+        }
+        return pool.results()
     }
 
-    private func run(_ script: Result<PlaybackScript, ScriptResult.Failure>, path: String) async -> ScriptResult {
-        if case .failure(let failure) = script { return ScriptResult(path: path, failure: failure, seconds: 0) }
-        let worker = ScriptWorker(
-            path: path, arguments: [executable, Self.commandName] + options + ["--", path], environment: environment,
-            deadline: timeLimit + Self.grace, timeLimit: timeLimit)
-        // The worker is watched from a thread of its own: its reads and its wait block.
-        return await withCheckedContinuation { continuation in
+    private func run(_ script: Result<PlaybackScript, ScriptResult.Failure>, index: Int, path: String, pool: Pool) async {
+        if case .failure(let failure) = script {
+            pool.record(ScriptResult(path: path, failure: failure, seconds: 0), at: index)
+            return
+        }
+        let arguments = [executable, Self.commandName] + options
+        let environment = self.environment
+        let deadline = timeLimit + Self.grace
+        let timeLimit = self.timeLimit
+        // The worker is driven from a thread of its own: its reads and its wait block.
+        let (result, kept) = await Self.onThread { () -> (ScriptResult, ScriptWorkerProcess?) in
+            let worker: ScriptWorkerProcess
+            if let idle = pool.takeIdle() {
+                worker = idle
+            } else {
+                do {
+                    worker = try ScriptWorkerProcess.start(arguments: arguments, environment: environment)
+                } catch {
+                    return (ScriptResult(path: path, failure: .init(line: 0, column: 0, message: "cannot start a worker: \(error)"), seconds: 0), nil)
+                }
+            }
+            let (result, alive) = worker.run(path: path, deadline: deadline, timeLimit: timeLimit)
+            return (result, alive ? worker : nil)
+        }
+        pool.record(result, at: index)
+        if let kept { pool.keep(kept, lastRan: index) }
+    }
+
+    /// Runs `body` on a thread of its own and returns what it returns.
+    private static func onThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
             do {
-                try SystemThread.detach(name: "script worker") { continuation.resume(returning: worker.run()) }
+                try SystemThread.detach(name: "script worker") { continuation.resume(returning: body()) }
             } catch {
-                let failure = ScriptResult.Failure(line: 0, column: 0, message: "cannot watch its worker: \(error)")
-                continuation.resume(returning: ScriptResult(path: path, failure: failure, seconds: 0))
+                // No thread to spare: block one of the pool's for this worker.
+                continuation.resume(returning: body())
             }
         }
+    }
+
+    /// The results so far, and the workers waiting for a script.
+    final class Pool: Sendable {
+        private let state: Mutex<(results: [ScriptResult?], idle: [(ScriptWorkerProcess, Int)])>
+
+        init(count: Int) { state = Mutex((Array(repeating: nil, count: count), [])) }
+
+        func record(_ result: ScriptResult, at index: Int) { state.withLock { $0.results[index] = result } }
+
+        /// Adds `then` to the message of the script at `index` (made a failure if it passed).
+        func amend(_ index: Int, with then: String) {
+            state.withLock { state in
+                guard var result = state.results[index] else { return }
+                var failure = result.failure ?? ScriptResult.Failure(line: 0, column: 0, message: "passed")
+                failure.message += "; \(then)"
+                result.failure = failure
+                state.results[index] = result
+            }
+        }
+
+        func keep(_ worker: ScriptWorkerProcess, lastRan index: Int) { state.withLock { $0.idle.append((worker, index)) } }
+
+        func takeIdle() -> ScriptWorkerProcess? { state.withLock { $0.idle.popLast()?.0 } }
+
+        func takeAll() -> [(ScriptWorkerProcess, Int)] {
+            state.withLock { state in
+                defer { state.idle = [] }
+                return state.idle
+            }
+        }
+
+        func results() -> [ScriptResult] { state.withLock { $0.results.map { $0! } } }
     }
 }

@@ -13,7 +13,7 @@ extension Posix {
 
     /// Starts `path` with `arguments` (the first is its name) and `environment` in this process's
     /// session and process group (a Ctrl-C in the terminal reaches it too), with an empty signal
-    /// mask. The child's descriptor `n` is `descriptors[n]` (0, 1, 2, then any more, such as a
+    /// mask and SIGPIPE's default action. The child's descriptor `n` is `descriptors[n]` (0, 1, 2, then any more, such as a
     /// pipe on 3); it inherits no other (this process opens its descriptors close-on-exec). A
     /// source descriptor must not be a lower target than its own index (0…2 are the usual ones,
     /// and name only themselves). The descriptors stay open here (close them after).
@@ -37,7 +37,12 @@ extension Posix {
         var mask = sigset_t()
         sigemptyset(&mask)
         posix_spawnattr_setsigmask(&attributes, &mask)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        // SIGPIPE's default action, whether or not this process ignores it.
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGPIPE)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
