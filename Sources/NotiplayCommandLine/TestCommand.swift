@@ -19,10 +19,11 @@ struct TestCommand: AsyncParsableCommand {
             card on screen and the audio heard (expect event NAME, expect screen contains \
             "TEXT", expect heard >= 1.9s).
 
-            Each script runs in a worker process of its own, on its own libmpv engine, as many \
-            at once as there are cores (--jobs); one that runs past --timeout is stopped and \
-            reported, and one whose extension crashes is reported with the signal, the extension \
-            and its last events while the others go on. A folder runs every \
+            Scripts run in worker processes (a fresh one after each script an extension \
+            presented in), each on its own libmpv engine, as many at once as there are cores \
+            (--jobs); one that runs past --timeout is stopped and reported, and one whose \
+            extension crashes is reported with the signal, the extension and its last events \
+            while the others go on. A folder runs every \
             *.playback file under it; links are followed, each folder and script once (by device \
             and inode), so a link back up the tree is no loop. Output: a summary on a terminal, \
             TAP otherwise or with --tap; --junit also writes JUnit XML. --untimed plays faster \
