@@ -49,6 +49,14 @@ final class ScriptWorkerProcess: @unchecked Sendable {
         return ScriptWorkerProcess(child: child, input: paths.writeEnd, report: report.readEnd, errors: errors.readEnd)
     }
 
+    /// Whether a worker waiting for a script has ended meanwhile (it is reaped): `nil` while it
+    /// waits, else how it ended.
+    func endedWhileIdle() -> Posix.ChildEnd?? {
+        readOnce(timeout: .zero)
+        guard entries[0].file.rawValue < 0 else { return nil }
+        return .some(finish())
+    }
+
     /// Runs the script at `path` and returns its result, blocking the calling thread; `alive`:
     /// the worker waits for another script. A worker that outlives `deadline` is killed and the
     /// script reported timed out after `timeLimit`.

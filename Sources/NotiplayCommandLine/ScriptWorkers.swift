@@ -90,9 +90,19 @@ struct ScriptWorkers: Sendable {
         let timeLimit = self.timeLimit
         // The worker is driven from a thread of its own: its reads and its wait block.
         let (result, kept) = await Self.onThread { () -> (ScriptResult, ScriptWorkerProcess?) in
+            var reused: ScriptWorkerProcess?
+            while reused == nil, let (idle, lastRan) = pool.takeIdle() {
+                // One that ended while it waited (it ran only the default card: notiplay's own
+                // fault) fails the script it ran last, never this one.
+                guard case .some(let end) = idle.endedWhileIdle() else {
+                    reused = idle
+                    break
+                }
+                if let ending = ScriptWorkerReport.abnormal(end) { pool.amend(lastRan, with: "then \(ending), its worker idle") }
+            }
             let worker: ScriptWorkerProcess
-            if let idle = pool.takeIdle() {
-                worker = idle
+            if let reused {
+                worker = reused
             } else {
                 do {
                     worker = try ScriptWorkerProcess.start(arguments: arguments, environment: environment)
@@ -140,7 +150,7 @@ struct ScriptWorkers: Sendable {
 
         func keep(_ worker: ScriptWorkerProcess, lastRan index: Int) { state.withLock { $0.idle.append((worker, index)) } }
 
-        func takeIdle() -> ScriptWorkerProcess? { state.withLock { $0.idle.popLast()?.0 } }
+        func takeIdle() -> (ScriptWorkerProcess, Int)? { state.withLock { $0.idle.popLast() } }
 
         func takeAll() -> [(ScriptWorkerProcess, Int)] {
             state.withLock { state in
