@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Notiplay
+import NotiplayPlayback
 import NotiplayScript
 import NotiplaySystem
 import NotiplayTesting
@@ -44,6 +45,8 @@ struct ScriptWorkerCommand: AsyncParsableCommand {
         }
         // The programs an extension or an app command starts do not inherit the report.
         try? Posix.setCloseOnExec(channel)
+        // While it waits for its first script (a worker is started ahead of need).
+        Libmpv.preload()
         let writer = ScriptFrameWriter(channel)
         let made = ExtensionsMade()
         var runner = TestCommand.runner(untimed: untimed, timeout: timeout, mediaFolders: try media.folders())

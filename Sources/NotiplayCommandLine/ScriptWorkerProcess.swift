@@ -1,4 +1,5 @@
 import NotiplaySystem
+import Synchronization
 import NotiplayTesting
 import SystemPackage
 
@@ -28,13 +29,27 @@ final class ScriptWorkerProcess: @unchecked Sendable {
         for entry in entries where entry.file.rawValue >= 0 { Posix.close(entry.file) }
     }
 
+    /// Held while a worker's pipes are made and it is started: workers are started from several
+    /// threads at once, and `pipe` then `FD_CLOEXEC` is two steps (Glibc's module has no
+    /// `pipe2`); a worker started between them would inherit another's end, and keep that pipe
+    /// from ever ending (its worker would wait for a script forever).
+    private static let starting = Mutex(())
+
     /// Starts a worker: `arguments` (the executable's path first) and `environment`.
     static func start(arguments: [String], environment: [String: String]) throws(SystemCallError) -> ScriptWorkerProcess {
+        let started = starting.withLock { _ in
+            Result { () throws(SystemCallError) in try startLocked(arguments: arguments, environment: environment) }
+        }
+        return try started.get()
+    }
+
+    private static func startLocked(arguments: [String], environment: [String: String]) throws(SystemCallError) -> ScriptWorkerProcess {
+        // Our ends are read after a poll (non-blocking); the worker's block, as its reads and
+        // writes of a terminal would.
         let paths = try Posix.pipe()
         let report = try Posix.pipe()
         let errors = try Posix.pipe()
-        // The worker's ends block, as its reads and writes of a terminal would.
-        for end in [paths.readEnd, report.writeEnd, errors.writeEnd] { try Posix.setBlocking(end) }
+        for end in [paths.readEnd, paths.writeEnd, report.writeEnd, errors.writeEnd] { try Posix.setBlocking(end) }
         defer { for end in [paths.readEnd, report.writeEnd, errors.writeEnd] { Posix.close(end) } }
         let child: Int32
         do {
@@ -45,7 +60,6 @@ final class ScriptWorkerProcess: @unchecked Sendable {
             for end in [paths.writeEnd, report.readEnd, errors.readEnd] { Posix.close(end) }
             throw error
         }
-        try? Posix.setBlocking(paths.writeEnd)
         return ScriptWorkerProcess(child: child, input: paths.writeEnd, report: report.readEnd, errors: errors.readEnd)
     }
 

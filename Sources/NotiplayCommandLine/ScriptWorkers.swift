@@ -74,7 +74,7 @@ struct ScriptWorkers: Sendable {
         // default card: notiplay's own fault) fails the last script it ran.
         for (worker, index) in pool.takeAll() {
             let end = await Self.onThread { worker.finish() }
-            if let ending = ScriptWorkerReport.abnormal(end) { pool.amend(index, with: "then \(ending), its worker idle") }
+            if let index, let ending = ScriptWorkerReport.abnormal(end) { pool.amend(index, with: "then \(ending), its worker idle") }
         }
         return pool.results()
     }
@@ -88,6 +88,7 @@ struct ScriptWorkers: Sendable {
         let environment = self.environment
         let deadline = timeLimit + Self.grace
         let timeLimit = self.timeLimit
+        let spares = min(parallelism, pool.count - index - 1)
         // The worker is driven from a thread of its own: its reads and its wait block.
         let (result, kept) = await Self.onThread { () -> (ScriptResult, ScriptWorkerProcess?) in
             var reused: ScriptWorkerProcess?
@@ -98,7 +99,7 @@ struct ScriptWorkers: Sendable {
                     reused = idle
                     break
                 }
-                if let ending = ScriptWorkerReport.abnormal(end) { pool.amend(lastRan, with: "then \(ending), its worker idle") }
+                if let lastRan, let ending = ScriptWorkerReport.abnormal(end) { pool.amend(lastRan, with: "then \(ending), its worker idle") }
             }
             let worker: ScriptWorkerProcess
             if let reused {
@@ -110,7 +111,15 @@ struct ScriptWorkers: Sendable {
                     return (ScriptResult(path: path, failure: .init(line: 0, column: 0, message: "cannot start a worker: \(error)"), seconds: 0), nil)
                 }
             }
+            // Once scripts retire their workers (extensions present in them), a worker started now
+            // loads libmpv while this script runs, and the next script finds it ready.
+            if pool.retiring, pool.idleCount < spares,
+                let spare = try? ScriptWorkerProcess.start(arguments: arguments, environment: environment)
+            {
+                pool.keep(spare, lastRan: nil)
+            }
             let (result, alive) = worker.run(path: path, deadline: deadline, timeLimit: timeLimit)
+            pool.retiring = !alive
             return (result, alive ? worker : nil)
         }
         pool.record(result, at: index)
@@ -129,11 +138,26 @@ struct ScriptWorkers: Sendable {
         }
     }
 
-    /// The results so far, and the workers waiting for a script.
+    /// The results so far, and the workers waiting for a script, each with the index of the
+    /// script it ran last (`nil`: a spare, started ahead).
     final class Pool: Sendable {
-        private let state: Mutex<(results: [ScriptResult?], idle: [(ScriptWorkerProcess, Int)])>
+        private let state: Mutex<(results: [ScriptResult?], idle: [(ScriptWorkerProcess, Int?)], retiring: Bool)>
+        /// How many scripts there are.
+        let count: Int
 
-        init(count: Int) { state = Mutex((Array(repeating: nil, count: count), [])) }
+        init(count: Int) {
+            self.count = count
+            state = Mutex((Array(repeating: nil, count: count), [], false))
+        }
+
+        var idleCount: Int { state.withLock { $0.idle.count } }
+
+        /// Whether the last script to end retired its worker (an extension presented in it): then
+        /// spares are started ahead.
+        var retiring: Bool {
+            get { state.withLock { $0.retiring } }
+            set { state.withLock { $0.retiring = newValue } }
+        }
 
         func record(_ result: ScriptResult, at index: Int) { state.withLock { $0.results[index] = result } }
 
@@ -148,11 +172,14 @@ struct ScriptWorkers: Sendable {
             }
         }
 
-        func keep(_ worker: ScriptWorkerProcess, lastRan index: Int) { state.withLock { $0.idle.append((worker, index)) } }
+        func keep(_ worker: ScriptWorkerProcess, lastRan index: Int?) { state.withLock { $0.idle.append((worker, index)) } }
 
-        func takeIdle() -> (ScriptWorkerProcess, Int)? { state.withLock { $0.idle.popLast() } }
+        /// A waiting worker: the one that waited longest (a spare has loaded libmpv by now).
+        func takeIdle() -> (ScriptWorkerProcess, Int?)? {
+            state.withLock { $0.idle.isEmpty ? nil : $0.idle.removeFirst() }
+        }
 
-        func takeAll() -> [(ScriptWorkerProcess, Int)] {
+        func takeAll() -> [(ScriptWorkerProcess, Int?)] {
             state.withLock { state in
                 defer { state.idle = [] }
                 return state.idle
