@@ -230,7 +230,7 @@ let package = Package(
             name: "CommandLineTests",
             dependencies: [
                 "NotiplayCommandLine", "NotiplayCenterClient", "NotiplayCore", "NotiplayTerminal", "NotiplayFreedesktopBridge",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "NotiplaySystem", "NotiplayTesting", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(
