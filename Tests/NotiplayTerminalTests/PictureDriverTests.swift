@@ -46,8 +46,12 @@ final class RecordingCardTerminal: CardTerminal {
 
     /// Waits until something was written.
     func firstWrite() async {
-        if !writes.isEmpty { return }
-        await withCheckedContinuation { written.append($0) }
+        await write(count: 1)
+    }
+
+    /// Waits until `count` writes were made.
+    func write(count: Int) async {
+        while writes.count < count { await withCheckedContinuation { written.append($0) } }
     }
 
     var text: [String] { writes.map { String(decoding: $0, as: UTF8.self) } }
@@ -92,6 +96,23 @@ struct PictureDriverTests {
         #expect(first.contains("\u{1B}[2;19H\u{1B}_Ga=T,f=100,t=d,q=2,C=1,i=7310,c=24,r=8,m=0;\(png)\u{1B}\\"))
         #expect(terminal.text.count == 2)
         #expect(terminal.text.last == "\u{1B}_Ga=d,d=I,i=7310,q=2\u{1B}\\")
+    }
+
+    @Test("kitty: when the view changes and the image goes, it is deleted before the text is drawn whole again")
+    func imageGoes() async throws {
+        let session = try session()
+        let terminal = RecordingCardTerminal(graphics: .kitty)
+        let driver = TerminalCardDriver(terminal: { terminal }, environment: ["TERM": "xterm-256color", "LANG": "C.UTF-8"])
+        let presenting = Task { @MainActor in await driver.present(session, keys: KeyScript()) }
+        await terminal.firstWrite()
+        try #require(session.controller).view.elements = [Label("no picture now")]
+        await terminal.write(count: 2)
+        let second = terminal.text[1]
+        #expect(second.hasPrefix("\u{1B}_Ga=d,d=I,i=7310,q=2\u{1B}\\\u{1B}[0m\u{1B}[2J"), "\(second.debugDescription)")
+        #expect(second.contains("no picture now") && !second.contains("\u{1B}_Ga=T"))
+        terminal.send(.key(.character("q")))
+        #expect(await presenting.value == .closed)
+        #expect(terminal.text.count == 2, "nothing left to delete")
     }
 
     @Test("iTerm2: the file inline at its cells; nothing to delete (the screen goes with the card)")
