@@ -248,6 +248,16 @@ let package = Package(
             ]
         ),
         .testTarget(name: "EndToEndTests", dependencies: ["NotiplayCore", "NotiplayDBus", "NotiplayTestSupport"]),
+        // Every Swift example of the DocC catalogues, made a file by Scripts/docc-examples: the
+        // build fails when one no longer compiles.
+        .testTarget(
+            name: "DocCExampleTests",
+            dependencies: [
+                "Notiplay", "NotiplayAVFoundation", "NotiplayCenterClient", "NotiplayCommandLine", "NotiplayCore",
+                "NotiplayFreedesktop", "NotiplayPlayback", "NotiplayScript", "NotiplayTerminal", "NotiplayTesting",
+                "NotiplayViews",
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
@@ -261,8 +271,13 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
     .treatAllWarnings(as: .error),
 ]
-for target in package.targets where target.type != .system && target.name != "CMPV" {
+for target in package.targets where target.type != .system && target.name != "CMPV" && target.name != "DocCExampleTests" {
     target.swiftSettings = (target.swiftSettings ?? []) + strictSettings
+}
+// The DocC examples compile as an author's Swift 6 package does (no upcoming features); they are
+// fragments (a value made to be shown, never used), so their warnings are not shown.
+if let examples = package.targets.first(where: { $0.name == "DocCExampleTests" }) {
+    examples.swiftSettings = [.unsafeFlags(["-suppress-warnings"])]
 }
 
 // Fuzz targets (Fuzz/, run with Scripts/fuzz.sh): only when NOTIPLAY_FUZZ is set, as they need

@@ -108,6 +108,9 @@ final class CenterScriptHost: ScriptCenter {
     func setFocus(_ on: Bool) { service.setFocus(on) }
 
     func settle() async {
+        // A card the script dismissed gives way now, as the center would once the step's work
+        // lets it run (the center sees the dismissal on the main actor, after the step).
+        service.shownCardDismissed()
         await service.serviceStagesFinished()
         await service.arrivalSounds?.settle()
     }
@@ -116,7 +119,11 @@ final class CenterScriptHost: ScriptCenter {
 
     func deliveries(of identifier: String) -> [Bool] { delivered[identifier] ?? [] }
 
-    var shownSession: PresentationSession? { service.shownSession }
+    var shownSession: PresentationSession? {
+        // What shows once a dismissed card has given way (see settle()).
+        service.shownCardDismissed()
+        return service.shownSession
+    }
 
     func close() async {
         await service.close()
