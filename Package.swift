@@ -6,7 +6,8 @@ import PackageDescription
 //   NotiplaySystem    the system calls, wrapped once (`Posix`, over swift-system): every module
 //                     that touches files, pipes, sockets, poll, threads, signals, clocks or the
 //                     terminal goes through it
-//   NotiplayCore      the model, payloads, manifests, validation, typed errors (no libmpv, no terminal)
+//   NotiplayCore      the model, payloads, manifests, validation, typed errors (no libmpv, no terminal);
+//                     the PNG decoder sixel needs (the only importer of CZlib, zlib)
 //   NotiplayDBus      a session-bus connection over libdbus-1 (the only importer of CDBus): names,
 //                     method calls routed to handlers, typed values, signals; uses NotiplaySystem
 //     ^        ^
@@ -68,11 +69,12 @@ let package = Package(
         // libdbus-1, for the freedesktop notification server: headers and library from
         // libdbus-1-dev (Scripts/ensure-deps.sh installs it).
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "NotiplaySystem", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
         .target(
             name: "NotiplayCore",
             dependencies: [
-                "NotiplaySystem",
+                "CZlib", "NotiplaySystem",
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]

@@ -7,9 +7,12 @@ import NotiplayViews
 /// made (``PictureImage/init(bytes:name:)``), laid out in an ``ImageView`` in the flow and placed,
 /// and drawn with every ``GraphicsProtocol``.
 ///
+/// A PNG is also decoded (``PNGPixels``) and its pixels written as sixel.
+///
 /// Oracles: a header's size is 1 to 16,384 pixels a side; the image's is the header's; every
 /// picture lies whole inside its grid, with a crop inside the image; the stand-in shows the
-/// size in the flow; base64 of the file is 4 bytes for every 3, rounded up.
+/// size in the flow; decoded pixels are the header's size, and their sixel sequence is DCS …
+/// ST with printable ASCII between; base64 of the file is 4 bytes for every 3, rounded up.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func LLVMFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     var input = FuzzInput(LibFuzzer.bytes(data, size))
@@ -18,6 +21,12 @@ public func LLVMFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -
     let header = ImageHeader.read(bytes)
     if let header, !(1...ImageHeader.maximumSide).contains(header.width) || !(1...ImageHeader.maximumSide).contains(header.height) {
         oracleFailure("a header of \(header.width)×\(header.height)")
+    }
+    if let pixels = PNGPixels.decode(bytes) {
+        if pixels.width != header?.width || pixels.height != header?.height { oracleFailure("pixels of another size than the header's") }
+        let sixel = Sixel.encode(pixels, crop: nil, width: 1 + Int(settings) % 64, height: 1 + Int(settings / 4) % 64)
+        if sixel.isEmpty || sixel.prefix(2) != [0x1B, 0x50] || sixel.suffix(2) != [0x1B, 0x5C] { oracleFailure("a sixel sequence not framed by DCS … ST") }
+        if sixel.dropFirst(2).dropLast(2).contains(where: { $0 < 0x20 || $0 > 0x7E }) { oracleFailure("a control or non-ASCII byte inside the sixel data") }
     }
     guard let image = PictureImage(bytes: bytes, name: "fuzz.png") else { return 0 }
     if image.pixelWidth != header?.width || image.pixelHeight != header?.height { oracleFailure("the image's size is not its header's") }

@@ -13,7 +13,7 @@ public import NotiplayViews
 /// ```
 ///
 /// A ``UIImageView`` shows it: a picture on a terminal that draws them (kitty's graphics protocol,
-/// iTerm2's inline images), its text stand-in (`[image: photo.png 640×480]`) anywhere else.
+/// iTerm2's inline images, sixel), its text stand-in (`[image: photo.png 640×480]`) anywhere else.
 public final class UIImage: Sendable {
     /// The image as the card carries it.
     package let picture: PictureImage
@@ -53,10 +53,11 @@ public final class UIImage: Sendable {
 /// view.elements = [imageView]
 /// ```
 ///
-/// On a terminal that draws pictures — kitty's graphics protocol or iTerm2's inline images,
-/// found by asking the terminal when the card starts, never guessed from its name — the image
-/// is drawn in the view's cells; elsewhere (plain output, headless, `notiplay test` screens,
-/// tmux, a terminal without pictures) the cells show a stand-in, `[image: photo.png 640×480]`.
+/// On a terminal that draws pictures — kitty's graphics protocol (PNG), iTerm2's inline images
+/// (PNG, JPEG) or sixel (PNG, when the terminal says its cell size), found by asking the terminal
+/// when the card starts, never guessed from its name — the image is drawn in the view's cells;
+/// elsewhere (plain output, headless, `notiplay test` screens, tmux, a terminal without
+/// pictures) the cells show a stand-in, `[image: photo.png 640×480]`.
 /// Without a frame it is as high as the image's proportions make it at the view's width (a
 /// column is 8 points, a row 16), at most 20 rows.
 public struct UIImageView: ViewElement {

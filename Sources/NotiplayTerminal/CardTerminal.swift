@@ -25,10 +25,13 @@ package protocol CardTerminal: AnyObject {
     /// How the terminal draws pictures, found when it was opened; `nil` (the default): it draws
     /// none, and images show their text stand-ins.
     var graphics: GraphicsProtocol? { get }
+    /// The size of a cell in pixels, when the terminal said (sixel needs it); `nil` by default.
+    var cellPixels: Size? { get }
 }
 
 extension CardTerminal {
     package var graphics: GraphicsProtocol? { nil }
+    package var cellPixels: Size? { nil }
 }
 
 /// Why a ``CardTerminal`` could not be opened, in words for the person.
@@ -52,6 +55,7 @@ package final class LocalCardTerminal: CardTerminal {
     private let environment: [String: String]
     private var events: TerminalEvents?
     package private(set) var graphics: GraphicsProtocol?
+    package private(set) var cellPixels: Size?
 
     /// The terminal at `input` and `output`; `environment`'s `COLUMNS` and `LINES` win over the
     /// size the terminal reports.
@@ -69,7 +73,9 @@ package final class LocalCardTerminal: CardTerminal {
         }
         // Asked before the events start reading, so that its replies never reach them as keys.
         // Not on a terminal that is known to draw none and may print an unknown query (the Linux console).
-        graphics = ["dumb", "linux"].contains(environment["TERM"] ?? "") ? nil : GraphicsDetection.ask(input: input, output: output)
+        if !["dumb", "linux"].contains(environment["TERM"] ?? "") {
+            (graphics, cellPixels) = GraphicsDetection.ask(input: input, output: output)
+        }
         do {
             let events = try TerminalEvents(terminal: guardian, escapeDelay: escapeDelay)
             self.events = events

@@ -94,7 +94,11 @@ private final class TerminalCardScreen {
         } catch {
             return .unavailable(error.message)
         }
-        pictures = PictureLayer(graphics: terminal.graphics)
+        pictures = PictureLayer(
+            graphics: terminal.graphics,
+            sixel: terminal.cellPixels.map {
+                SixelSupport(cell: $0, canDecode: { PNGPixels.canDecode($0.bytes) }, decode: { PNGPixels.decode($0.bytes) })
+            })
         defer {
             // The card's pictures go with it (kitty keeps an image until told).
             let clear = pictures.clear()

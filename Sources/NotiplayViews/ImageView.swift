@@ -28,6 +28,8 @@ public struct ImageView: ViewElement, Hashable {
 
     /// The most rows it takes in the flow: 20 (a card's whole view area) by default.
     public var maximumRows = 20
+    /// The most rows it is laid out in when placed, whatever its frame's height.
+    public static let maximumPlacedRows = 200
 
     /// A view of `image`.
     public init(image: PictureImage?, contentMode: ImageContentMode = .scaleToFill) {
@@ -36,7 +38,9 @@ public struct ImageView: ViewElement, Hashable {
     }
 
     public func render(width: Int) -> Grid {
-        let rows = placement.map { $0.cells.height } ?? naturalRows(width: width)
+        // Placed, as high as its frame, but never more rows than a card can show many times over:
+        // a frame of a million points must not make a grid of a million rows.
+        let rows = placement.map { min($0.cells.height, Self.maximumPlacedRows) } ?? naturalRows(width: width)
         var grid = Grid(width: width, height: image == nil ? (placement == nil ? 0 : rows) : rows)
         guard let image, width > 0, rows > 0 else { return grid }
         let text = TextLayout.truncate(image.standIn, width: width)

@@ -1,4 +1,4 @@
-import NotiplayCore
+public import NotiplayCore
 
 /// The ways a terminal draws pictures, as found by asking it (never guessed from its name).
 public enum GraphicsProtocol: String, Sendable, Hashable, Codable, CaseIterable {
@@ -6,8 +6,8 @@ public enum GraphicsProtocol: String, Sendable, Hashable, Codable, CaseIterable 
     case kitty
     /// iTerm2's inline images (iTerm2, WezTerm…): the file's bytes, any format it decodes.
     case iTerm2 = "iterm2"
-    /// DEC sixel graphics: pixels, which needs a decoder notiplay does not have — a sixel
-    /// terminal shows the text stand-in.
+    /// DEC sixel graphics: pixels, from a decoder (``SixelSupport``; `NotiplayTerminal` decodes
+    /// PNG), scaled to the cells by the terminal's cell size in pixels.
     case sixel
 }
 
@@ -26,8 +26,8 @@ public enum PictureEscapes {
     /// Base64 bytes in one kitty chunk.
     static let kittyChunk = 4_096
 
-    /// Whether `image` can be drawn with `graphics`: kitty takes PNG, iTerm2 PNG and JPEG; sixel
-    /// nothing (no decoder).
+    /// Whether `image` can be drawn with `graphics` from its file's bytes: kitty takes PNG, iTerm2
+    /// PNG and JPEG; sixel nothing (it needs pixels: ``sixel(_:pixels:cell:)``).
     public static func canDraw(_ image: PictureImage, with graphics: GraphicsProtocol) -> Bool {
         switch graphics {
         case .kitty: image.format == .png
@@ -66,6 +66,17 @@ public enum PictureEscapes {
         return bytes
     }
 
+    /// The bytes that draw `picture` from its `pixels` in sixel, the cursor moved to its top-left
+    /// cell first: `cell` pixels a cell, the height brought down to whole bands of six pixels so
+    /// that nothing is drawn below its cells. Empty when it cannot be drawn.
+    public static func sixel(_ picture: Picture, pixels: RGBPixels, cell: Size) -> [UInt8] {
+        let width = picture.frame.width * cell.width
+        let height = picture.frame.height * cell.height / 6 * 6
+        let data = Sixel.encode(pixels, crop: picture.crop, width: width, height: height)
+        guard !data.isEmpty else { return [] }
+        return Array("\u{1B}[\(picture.frame.y + 1);\(picture.frame.x + 1)H".utf8) + data
+    }
+
     /// The bytes that take the picture `id` away: kitty deletes it; the others need nothing (text
     /// drawn over the cells replaces it).
     public static func remove(id: Int, with graphics: GraphicsProtocol) -> [UInt8] {
@@ -91,6 +102,26 @@ public enum PictureEscapes {
     }
 }
 
+/// What drawing in sixel takes: the size of a cell in pixels, and a decoder of the image files
+/// (kept outside this module, which decodes nothing).
+public struct SixelSupport: Sendable {
+    /// A cell's width and height in pixels.
+    public var cell: Size
+    /// Whether an image is one the decoder takes (a cheap check, made every frame).
+    public var canDecode: @Sendable (PictureImage) -> Bool
+    /// The image's pixels, or `nil`.
+    public var decode: @Sendable (PictureImage) -> RGBPixels?
+
+    /// Sixel with cells of `cell` pixels and this decoder.
+    public init(
+        cell: Size, canDecode: @escaping @Sendable (PictureImage) -> Bool, decode: @escaping @Sendable (PictureImage) -> RGBPixels?
+    ) {
+        self.cell = cell
+        self.canDecode = canDecode
+        self.decode = decode
+    }
+}
+
 /// The pictures a terminal screen shows, and the bytes that bring it from what it drew last to
 /// what a new frame holds: every picture of the last frame taken away and every one of the new
 /// frame drawn, whenever the two differ or the text under them was drawn whole again (the
@@ -99,21 +130,30 @@ public enum PictureEscapes {
 public struct PictureLayer: Sendable {
     /// How the terminal draws pictures; `nil`: it does not (every frame shows the stand-ins).
     public let graphics: GraphicsProtocol?
+    /// For sixel: the cell size and the decoder; without it a sixel terminal shows stand-ins.
+    public let sixel: SixelSupport?
     /// What was drawn last, each with its id.
     public private(set) var drawn: [Picture] = []
     /// The first id used; ids count up from it, one per picture of a frame.
     static let firstID = 7_310
 
-    /// A layer for a terminal that draws with `graphics` (`nil`: text only).
-    public init(graphics: GraphicsProtocol?) {
+    /// A layer for a terminal that draws with `graphics` (`nil`: text only); `sixel` for a sixel
+    /// terminal.
+    public init(graphics: GraphicsProtocol?, sixel: SixelSupport? = nil) {
         self.graphics = graphics
+        self.sixel = sixel
+    }
+
+    /// Whether this terminal draws `image`.
+    private func draws(_ image: PictureImage, with graphics: GraphicsProtocol) -> Bool {
+        graphics == .sixel ? sixel?.canDecode(image) ?? false : PictureEscapes.canDraw(image, with: graphics)
     }
 
     /// The pictures of `grid` this terminal draws (all of them whole inside the grid).
     public func drawable(_ grid: Grid) -> [Picture] {
         guard let graphics else { return [] }
         return grid.pictures.filter {
-            PictureEscapes.canDraw($0.image, with: graphics) && $0.frame.clipped(width: grid.width, height: grid.height) == $0.frame
+            draws($0.image, with: graphics) && $0.frame.clipped(width: grid.width, height: grid.height) == $0.frame
         }
     }
 
@@ -149,7 +189,12 @@ public struct PictureLayer: Sendable {
         guard !drawn.isEmpty else { return [] }
         var bytes: [UInt8] = []
         for (index, picture) in drawn.enumerated() {
-            bytes += PictureEscapes.draw(picture, id: Self.firstID + index, with: graphics)
+            if graphics == .sixel, let sixel {
+                // A file the decoder refuses after all leaves its cells blank.
+                if let pixels = sixel.decode(picture.image) { bytes += PictureEscapes.sixel(picture, pixels: pixels, cell: sixel.cell) }
+            } else {
+                bytes += PictureEscapes.draw(picture, id: Self.firstID + index, with: graphics)
+            }
         }
         return bytes + Array("\u{1B}[\(parkRow + 1);1H".utf8)
     }

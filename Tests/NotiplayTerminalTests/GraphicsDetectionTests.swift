@@ -36,14 +36,23 @@ struct GraphicsDetectionTests {
         #expect(GraphicsDetection.verdict(Array(replies.utf8)) == .waiting)
     }
 
-    @Test("The queries: kitty's graphics query, XTVERSION, then DA1")
+    @Test("A cell's size in pixels from the reply to CSI 16 t; none without it, or absurd", arguments: [
+        ("\u{1B}[6;20;10t" + da1Sixel, Size(width: 10, height: 20)),
+        ("\u{1B}[A" + "\u{1B}[6;17;8t", Size(width: 8, height: 17)),
+        (da1Sixel, nil), ("\u{1B}[6;0;10t", nil), ("\u{1B}[6;20;99999t", nil), ("\u{1B}[4;480;640t", nil), ("\u{1B}[6;20;", nil),
+    ] as [(String, Size?)])
+    func cellPixels(_ replies: String, _ size: Size?) {
+        #expect(GraphicsDetection.cellPixels(Array(replies.utf8)) == size)
+    }
+
+    @Test("The queries: kitty's graphics query, XTVERSION, the cell size, then DA1")
     func query() {
         #expect(String(decoding: GraphicsDetection.query, as: UTF8.self)
-            == "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\\u{1B}[>q\u{1B}[c")
+            == "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\\u{1B}[>q\u{1B}[16t\u{1B}[c")
     }
 
     /// A terminal's two ends as pipes: what `ask` writes, and the replies it reads.
-    static func ask(replies: String?) throws -> (GraphicsProtocol?, [UInt8]) {
+    static func ask(replies: String?) throws -> ((graphics: GraphicsProtocol?, cell: Size?), [UInt8]) {
         var toTerminal: [Int32] = [0, 0]
         var fromTerminal: [Int32] = [0, 0]
         try #require(pipe(&toTerminal) == 0 && pipe(&fromTerminal) == 0)
@@ -72,10 +81,11 @@ struct GraphicsDetectionTests {
     @Test("ask writes the queries and stops at DA1's reply; the terminal's silence (its end) is none")
     func askOnPipes() throws {
         let (kitty, written) = try Self.ask(replies: Self.kittyOK + Self.version("kitty") + Self.da1 + "typed")
-        #expect(kitty == .kitty)
+        #expect(kitty.graphics == .kitty && kitty.cell == nil)
         #expect(written == GraphicsDetection.query)
-        #expect(try Self.ask(replies: Self.da1Sixel).0 == .sixel)
-        #expect(try Self.ask(replies: Self.kittyOK).0 == nil)
-        #expect(try Self.ask(replies: nil).0 == nil)
+        let sixel = try Self.ask(replies: "\u{1B}[6;20;10t" + Self.da1Sixel).0
+        #expect(sixel.graphics == .sixel && sixel.cell == Size(width: 10, height: 20))
+        #expect(try Self.ask(replies: Self.kittyOK).0.graphics == nil)
+        #expect(try Self.ask(replies: nil).0.graphics == nil)
     }
 }

@@ -78,3 +78,20 @@ struct ImageViewTests {
         #expect(!text.contains("\u{1B}"))
     }
 }
+
+@Suite("Images in the view: hostile frames")
+struct ImageViewBoundTests {
+    @Test("A frame a million points high lays the image out in at most 200 rows; a card's 20-row view cuts its picture")
+    func tallFrame() {
+        var view = ImageView(image: ImageViewTests.photo, contentMode: .scaleAspectFit)
+        view.placement = PointFrame(x: 0, y: 0, width: 80, height: 999_000)
+        #expect(view.render(width: 10).height == ImageView.maximumPlacedRows)
+        let stack = VerticalStack([view]).render(width: 10)
+        #expect(stack.height == 1_000)
+        // 640×480 fitted into 10 columns × 200 rows: 10 × 4, in the middle.
+        #expect(stack.pictures.map(\.frame) == [Rect(x: 0, y: 98, width: 10, height: 4)])
+        var card = CardModel(header: "Tall")
+        card.view = [view]
+        #expect(CardLayout.render(card, width: 40).pictures.isEmpty, "past the view's 20 rows: cut")
+    }
+}

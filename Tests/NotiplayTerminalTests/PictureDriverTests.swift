@@ -12,13 +12,15 @@ import Testing
 @MainActor
 final class RecordingCardTerminal: CardTerminal {
     let graphics: GraphicsProtocol?
+    let cellPixels: Size?
     var writes: [[UInt8]] = []
     var isOpen = false
     private var continuation: AsyncStream<TerminalEvent>.Continuation?
     private var written: [CheckedContinuation<Void, Never>] = []
 
-    init(graphics: GraphicsProtocol?) {
+    init(graphics: GraphicsProtocol?, cellPixels: Size? = nil) {
         self.graphics = graphics
+        self.cellPixels = cellPixels
     }
 
     func open(escapeDelay: Duration) throws(CardTerminalUnavailable) -> AsyncStream<TerminalEvent> {
@@ -46,8 +48,12 @@ final class RecordingCardTerminal: CardTerminal {
 
     /// Waits until something was written.
     func firstWrite() async {
-        if !writes.isEmpty { return }
-        await withCheckedContinuation { written.append($0) }
+        await write(count: 1)
+    }
+
+    /// Waits until `count` writes were made.
+    func write(count: Int) async {
+        while writes.count < count { await withCheckedContinuation { written.append($0) } }
     }
 
     var text: [String] { writes.map { String(decoding: $0, as: UTF8.self) } }
@@ -56,10 +62,10 @@ final class RecordingCardTerminal: CardTerminal {
 @MainActor
 @Suite("The terminal card draws an image attachment as the terminal's protocol says, and takes it away")
 struct PictureDriverTests {
-    func session() throws -> PresentationSession {
+    func session(png bytes: [UInt8] = TestImages.png(width: 48, height: 32)) throws -> PresentationSession {
         let folder = try TestMedia.scratch()
         let png = folder.appendingPathComponent("photo.png")
-        try Data(TestImages.png(width: 48, height: 32)).write(to: png)
+        try Data(bytes).write(to: png)
         let app = AppDefinition(name: "Photos", categories: [], extensionsDirectory: nil, forwardedActions: .printOnly)
         let session = PresentationSession(app: app, registry: try ExtensionRegistry([]), types: ExtensionTypes(), engine: FakeEngine())
         let content = UNMutableNotificationContent()
@@ -69,9 +75,11 @@ struct PictureDriverTests {
         return session
     }
 
-    func run(_ graphics: GraphicsProtocol?) async throws -> RecordingCardTerminal {
-        let session = try session()
-        let terminal = RecordingCardTerminal(graphics: graphics)
+    func run(
+        _ graphics: GraphicsProtocol?, cellPixels: Size? = nil, png: [UInt8] = TestImages.png(width: 48, height: 32)
+    ) async throws -> RecordingCardTerminal {
+        let session = try session(png: png)
+        let terminal = RecordingCardTerminal(graphics: graphics, cellPixels: cellPixels)
         let driver = TerminalCardDriver(terminal: { terminal }, environment: ["TERM": "xterm-256color", "LANG": "C.UTF-8"])
         let presenting = Task { @MainActor in await driver.present(session, keys: KeyScript()) }
         await terminal.firstWrite()
@@ -94,12 +102,41 @@ struct PictureDriverTests {
         #expect(terminal.text.last == "\u{1B}_Ga=d,d=I,i=7310,q=2\u{1B}\\")
     }
 
+    @Test("kitty: when the view changes and the image goes, it is deleted before the text is drawn whole again")
+    func imageGoes() async throws {
+        let session = try session()
+        let terminal = RecordingCardTerminal(graphics: .kitty)
+        let driver = TerminalCardDriver(terminal: { terminal }, environment: ["TERM": "xterm-256color", "LANG": "C.UTF-8"])
+        let presenting = Task { @MainActor in await driver.present(session, keys: KeyScript()) }
+        await terminal.firstWrite()
+        try #require(session.controller).view.elements = [Label("no picture now")]
+        await terminal.write(count: 2)
+        let second = terminal.text[1]
+        #expect(second.hasPrefix("\u{1B}_Ga=d,d=I,i=7310,q=2\u{1B}\\\u{1B}[0m\u{1B}[2J"), "\(second.debugDescription)")
+        #expect(second.contains("no picture now") && !second.contains("\u{1B}_Ga=T"))
+        terminal.send(.key(.character("q")))
+        #expect(await presenting.value == .closed)
+        #expect(terminal.text.count == 2, "nothing left to delete")
+    }
+
     @Test("iTerm2: the file inline at its cells; nothing to delete (the screen goes with the card)")
     func iTerm2() async throws {
         let terminal = try await run(.iTerm2)
         let first = try #require(terminal.text.first)
         #expect(first.contains("\u{1B}[2;19H\u{1B}]1337;File=inline=1;size=45;width=24;height=8;preserveAspectRatio=0;doNotMoveCursor=1:"))
         #expect(terminal.text.count == 1)
+    }
+
+    @Test("sixel with a cell size: the PNG's pixels at its cells, 24 × 8 cells of 10 × 20 pixels")
+    func sixel() async throws {
+        var samples: [UInt8] = []
+        for pixel in 0..<(48 * 32) { samples += [UInt8(pixel % 48 * 5), UInt8(pixel / 48 * 8), 128] }
+        let png = TestImages.png(width: 48, height: 32, colourType: 2, samples: samples)
+        let terminal = try await run(.sixel, cellPixels: Size(width: 10, height: 20), png: png)
+        let first = try #require(terminal.text.first)
+        #expect(first.contains("\u{1B}[2;19H\u{1B}P0;1;0q\"1;1;240;156#"))
+        #expect(!first.contains("[image:"))
+        #expect(terminal.text.count == 1, "nothing to delete: the text goes over it")
     }
 
     @Test("A terminal that draws no pictures (or only sixel) gets the stand-in and no graphics sequence", arguments: [nil, GraphicsProtocol.sixel])
