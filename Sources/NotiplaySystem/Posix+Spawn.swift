@@ -12,24 +12,37 @@ extension Posix {
     package static func spawnDetached(
         _ path: String, arguments: [String], environment: [String: String], input: FileDescriptor, output: FileDescriptor
     ) throws(SystemCallError) -> Int32 {
+        var defaults = sigset_t()
+        sigfillset(&defaults)
+        // POSIX_SPAWN_SETSID (glibc's value; a GNU extension Swift's Glibc module leaves out).
+        return try spawn(
+            path, arguments: arguments, environment: environment,
+            descriptors: [(input, 0), (output, 1), (output, 2)], signalDefaults: defaults, newSession: 0x80)
+    }
+
+    /// Starts `path` with `arguments` and `environment`: each `(source, target)` of `descriptors`
+    /// is `dup2`ed (a source that is its own target is inherited as it is), the signal mask is
+    /// empty, the signals in `signalDefaults` take their default action, and `newSession` adds
+    /// its flag (`POSIX_SPAWN_SETSID`'s value, or 0). The one `posix_spawn` of the package.
+    static func spawn(
+        _ path: String, arguments: [String], environment: [String: String],
+        descriptors: [(source: FileDescriptor, target: Int32)], signalDefaults: sigset_t, newSession: Int32 = 0
+    ) throws(SystemCallError) -> Int32 {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, input.rawValue, 0)
-        posix_spawn_file_actions_adddup2(&actions, output.rawValue, 1)
-        posix_spawn_file_actions_adddup2(&actions, output.rawValue, 2)
+        for (source, target) in descriptors where source.rawValue != target {
+            posix_spawn_file_actions_adddup2(&actions, source.rawValue, target)
+        }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t()
-        sigfillset(&defaults)
+        var defaults = signalDefaults
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         var mask = sigset_t()
         sigemptyset(&mask)
         posix_spawnattr_setsigmask(&attributes, &mask)
-        // POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSID (glibc's values;
-        // the last is a GNU extension Swift's Glibc module leaves out).
-        posix_spawnattr_setflags(&attributes, Int16(0x04 | 0x08 | 0x80))
+        posix_spawnattr_setflags(&attributes, Int16(Int32(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF) | newSession))
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {

@@ -21,38 +21,13 @@ extension Posix {
     package static func spawn(
         _ path: String, arguments: [String], environment: [String: String], descriptors: [FileDescriptor]
     ) throws(SystemCallError) -> Int32 {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        for (target, source) in descriptors.enumerated() {
-            // A descriptor given as its own target is inherited as it is: it must not be
-            // close-on-exec (0, 1 and 2 never are).
-            if source.rawValue != Int32(target) {
-                posix_spawn_file_actions_adddup2(&actions, source.rawValue, Int32(target))
-            }
-        }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var mask = sigset_t()
-        sigemptyset(&mask)
-        posix_spawnattr_setsigmask(&attributes, &mask)
         // SIGPIPE's default action, whether or not this process ignores it.
         var defaults = sigset_t()
         sigemptyset(&defaults)
         sigaddset(&defaults, SIGPIPE)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var child: pid_t = 0
-        let result = posix_spawn(&child, path, &actions, &attributes, argv, envp)
-        guard result == 0 else { throw SystemCallError("posix_spawn", Errno(rawValue: result)) }
-        return child
+        return try spawn(
+            path, arguments: arguments, environment: environment,
+            descriptors: descriptors.enumerated().map { (source: $0.element, target: Int32($0.offset)) }, signalDefaults: defaults)
     }
 
     /// Waits for the child `child` to end (`waitpid(2)`, retried when interrupted) and reaps it.
