@@ -32,6 +32,12 @@ struct ServeScriptTests {
         return try await run(try E2E.binary(), ["test", script.path, "--tap", "--untimed", "--jobs", "1"])
     }
 
+    /// The script ran and passed.
+    func expectPassed(_ result: RunResult, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(result.status == 0, "\(result)", sourceLocation: sourceLocation)
+        #expect(result.stdoutText.split(separator: "\n").contains { $0.hasPrefix("ok 1 ") }, "\(result)", sourceLocation: sourceLocation)
+    }
+
     @Test("A notification without thread-id sent after the first card was dismissed shows")
     func afterDismissal() async throws {
         defer { E2E.remove(scratch) }
@@ -43,8 +49,7 @@ struct ServeScriptTests {
             expect delivered second
             expect screen contains "Second one"
             """)
-        #expect(result.status == 0, "\(result)")
-        #expect(result.stdoutText.split(separator: "\n").contains { $0.hasPrefix("ok 1 ") }, "\(result)")
+        expectPassed(result)
     }
 
     @Test("A notification without thread-id sent after a playing card was dismissed shows")
@@ -59,8 +64,7 @@ struct ServeScriptTests {
             expect delivered second
             expect screen contains "Second one"
             """)
-        #expect(result.status == 0, "\(result)")
-        #expect(result.stdoutText.split(separator: "\n").contains { $0.hasPrefix("ok 1 ") }, "\(result)")
+        expectPassed(result)
     }
 
     @Test("A card's age is counted on the script's clock")
@@ -72,7 +76,6 @@ struct ServeScriptTests {
             advance 2h
             expect screen contains "2h"
             """)
-        #expect(result.status == 0, "\(result)")
-        #expect(result.stdoutText.split(separator: "\n").contains { $0.hasPrefix("ok 1 ") }, "\(result)")
+        expectPassed(result)
     }
 }
