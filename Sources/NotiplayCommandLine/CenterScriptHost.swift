@@ -116,7 +116,8 @@ final class CenterScriptHost: ScriptCenter {
 
     func deliveries(of identifier: String) -> [Bool] { delivered[identifier] ?? [] }
 
-    var shownSession: PresentationSession? { service.shownSession }
+    // A script's center presents in this process (it starts no presenters).
+    var shownSession: PresentationSession? { service.shownSession as? PresentationSession }
 
     func close() async {
         await service.close()

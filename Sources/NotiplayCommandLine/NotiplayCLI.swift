@@ -34,6 +34,10 @@ public enum NotiplayCLI {
     /// the executable registers (the samples in `notiplay`, an author's own in their tool).
     nonisolated(unsafe) static var types = ExtensionTypes()
 
+    /// The command line being run (without the program name): `serve` hands its own to the
+    /// presenter processes it starts.
+    nonisolated(unsafe) static var arguments: [String] = []
+
     /// The names of the types the `notiplay` executable registers as its bundled samples (set by
     /// it before ``main(types:commandName:)``): `deliver` does not warn that they go unused
     /// without an extension folder, as it does for an author's own types.
@@ -107,6 +111,7 @@ public enum NotiplayCLI {
     /// version and completion scripts go to standard output; errors to standard error (see
     /// ``Diagnostics``), notiplay's own as `notiplay: FILE: reason`.
     static func run(_ arguments: [String]) async -> Int32 {
+        self.arguments = arguments
         if willPlay(arguments) {
             // libmpv loads on another thread while the arguments are parsed and the files read.
             Libmpv.preload()

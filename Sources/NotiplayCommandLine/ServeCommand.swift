@@ -163,6 +163,11 @@ struct ServeCommand: AsyncParsableCommand {
             count: keepHistory ?? defaults.keepHistory ?? 100_000, age: Duration.milliseconds(Int64(days * 86_400_000))
         )
         configuration.freedesktop = desktop
+        // An author's extension presents in a process of its own: its crash costs its card.
+        let words = NotiplayCLI.arguments
+        if let at = words.firstIndex(of: "serve") {
+            configuration.presenterLaunch = PresentCardCommand.launch(serveArguments: Array(words[(at + 1)...]))
+        }
         let status = await Self.serve(configuration, headless: headless, keys: keys ?? KeyScript(), capture: capture)
         await engine.shutdown()
         await soundEngine?.shutdown()

@@ -9,7 +9,7 @@ import Notiplay
 package final class HeadlessDeckDriver {
     private let deck: any CardDeck
     /// The session whose log is watched for its dismissal.
-    private var watched: PresentationSession?
+    private var watched: (any CardSession)?
 
     /// Called with a line that is not a key script, and why.
     package var onBadLine: (@MainActor (_ line: String, _ problem: String) -> Void)?

@@ -14,7 +14,7 @@ public struct Grid: Sendable, Hashable {
     /// The cells, row by row.
     public private(set) var cells: [Cell]
     /// The buttons drawn into the grid, in the order they were drawn, each with its cells here.
-    public internal(set) var controls: [Control] = []
+    public package(set) var controls: [Control] = []
 
     /// A grid of blank cells.
     public init(width: Int, height: Int) {

@@ -49,6 +49,34 @@ final class PrintingViewController: TerminalViewController, UNNotificationConten
     }
 }
 
+/// Crashes as extensions ported from iOS do (registered as `Crashing.CrashingViewController`, for
+/// the tests of presenter processes): a notification titled "trap" traps in `didReceive` (a
+/// force-unwrap of nothing); one titled "later" leaves work behind that traps once its card has
+/// gone, as a pending `asyncAfter { [unowned self] … }` does once its controller was freed — run
+/// when the next card this type presents in the same process arrives.
+final class CrashingViewController: TerminalViewController, UNNotificationContentExtension {
+    /// Work left behind by earlier cards, run when the next card is presented.
+    @MainActor private static var leftBehind: [@MainActor () -> Void] = []
+
+    required init() {}
+
+    func didReceive(_ notification: UNNotification) {
+        let work = Self.leftBehind
+        Self.leftBehind = []
+        for step in work { step() }
+        let title = notification.request.content.title
+        view.setText("crashing: " + title)
+        if title == "trap" {
+            let missing: String? = title.isEmpty ? "never" : nil
+            view.setText(missing!)
+        }
+        if title == "later" {
+            Self.leftBehind.append { fatalError("work left behind by a card that has gone") }
+        }
+    }
+}
+
 var types = ExtensionTypes()
 types.register(PrintingViewController.self, as: "Printing.PrintingViewController")
+types.register(CrashingViewController.self, as: "Crashing.CrashingViewController")
 await NotiplayCLI.main(types: types)
