@@ -22,10 +22,11 @@ struct PresentCardCommand: AsyncParsableCommand {
     @Argument(parsing: .captureForPassthrough)
     var serveArguments: [String] = []
 
-    /// How a server started with `arguments` (what follows `serve`) starts its presenters.
-    static func launch(serveArguments arguments: [String]) -> PresenterLaunch? {
+    /// How a server started with `arguments` (what follows `serve`) starts its presenters, for
+    /// `apps` (those of its app files).
+    static func launch(serveArguments arguments: [String], apps: Set<String>) -> PresenterLaunch? {
         guard let executable = Posix.executablePath else { return nil }
-        return PresenterLaunch(executable: executable, arguments: [name] + arguments)
+        return PresenterLaunch(executable: executable, arguments: [name] + arguments, apps: apps)
     }
 
     func run() async throws {

@@ -111,8 +111,11 @@ package final class PresenterHost {
             app: app.definition, registry: app.registry, types: types, engine: engine, log: EventLog(),
             configuration: configuration)
         session.layoutWidth = width
-        session.log.observe { [channel] logged in
-            channel.send(PresenterReply(events: [WireEvent(logged.event)]))
+        // Each event goes with the card as it is when it is recorded: an observer of the
+        // server's log reads the card's state (dismissed, playing) as it would here.
+        session.log.observe { [weak self] logged in
+            guard let self else { return }
+            self.channel.send(PresenterReply(events: [WireEvent(logged.event)], card: self.snapshot()))
         }
         session.onChange = { [weak self] in self?.cardChanged() }
         self.session = session

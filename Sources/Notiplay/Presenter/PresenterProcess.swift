@@ -3,18 +3,22 @@ package import NotiplaySystem
 import Synchronization
 
 /// How the center starts a presenter process: the executable (the running one, which knows the
-/// same extension types) and the arguments that make it a presenter. The command line builds it,
-/// since only it knows its own commands; the center only runs it.
+/// same extension types) and the arguments that make it a presenter, and the apps it presents
+/// for (those of app files: their extensions are authors'; the built-in apps' are not). The
+/// command line builds it, since only it knows its own commands; the center only runs it.
 package struct PresenterLaunch: Sendable {
     /// The program's path.
     package var executable: String
     /// Its arguments, after its name.
     package var arguments: [String]
+    /// The apps whose content extensions present in a presenter, by name.
+    package var apps: Set<String>
 
-    /// A launch of `executable` with `arguments`.
-    package init(executable: String, arguments: [String]) {
+    /// A launch of `executable` with `arguments`, presenting for `apps`.
+    package init(executable: String, arguments: [String], apps: Set<String>) {
         self.executable = executable
         self.arguments = arguments
+        self.apps = apps
     }
 }
 

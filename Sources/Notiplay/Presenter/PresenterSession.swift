@@ -169,14 +169,16 @@ package final class PresenterSession: CardSession {
         let (replies, status) = process.take()
         var changed = false
         for reply in replies {
+            // The card as it was when the events were recorded, first: an observer of the log
+            // reads it.
+            if let card = reply.card {
+                snapshot = card
+                changed = true
+            }
             for wire in reply.events ?? [] {
                 guard let event = wire.event else { continue }
                 if case .didReceive(_, _, let name, _) = event { presentingExtension = name }
                 log.record(event)
-            }
-            if let card = reply.card {
-                snapshot = card
-                changed = true
             }
         }
         if changed { onChange?() }

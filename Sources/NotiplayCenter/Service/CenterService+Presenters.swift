@@ -17,7 +17,8 @@ extension CenterService {
     func makeSession(for card: CenterDeck.Card, app: App, definition: AppDefinition, log: EventLog) -> any CardSession {
         let crashed = card.identifiers.contains { live[$0]?.crashedExtension != nil }
         let category = live[card.shown]?.notification?.request.content.categoryIdentifier ?? ""
-        if !crashed, let launch = presenterLaunch, app.registry.contentExtension(for: category) != nil,
+        if !crashed, let launch = presenterLaunch, launch.apps.contains(definition.name),
+            app.registry.contentExtension(for: category) != nil,
             let process = takePresenter(launch)
         {
             let session = PresenterSession(process: process, app: definition.name, log: log, width: configuration.cardColumns)
