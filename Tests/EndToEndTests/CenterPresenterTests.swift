@@ -162,4 +162,22 @@ struct CenterPresenterTests {
         let ended = try await server.finish(timeout: hangGuard)
         #expect(ended.status == 128 + SIGTERM, "\(ended)")
     }
+
+    @Test("In a terminal the crashed card shows the default card with the line saying so, and q still quits")
+    func terminalLine() async throws {
+        defer { tearDown() }
+        let keys = ["XDG_STATE_HOME", "XDG_CONFIG_HOME", "XDG_RUNTIME_DIR"]
+        let pane = try await TmuxPane(columns: 100, environment: environment.filter { keys.contains($0.key) })
+        let command = [try ExtensionOutputTests.probe(), "serve", "--audio", "null", "--app", app].map(E2E.shellQuoted)
+        try await pane.type(command.joined(separator: " ") + "; echo \"EXIT=$?\"")
+        try await pane.expectScreen("the server did not start") { $0.contains("no notifications") }
+        try await send(try payload("trap"), id: "t1")
+        let screen = try await pane.expectScreen("the crashed card never showed its line") {
+            $0.contains("Crashing.appex crashed while presenting this notification: shown with the default card")
+        }
+        #expect(screen?.contains("trap") == true, "\(screen ?? "")")
+        try await pane.keys("q")
+        let after = try #require(try await pane.expectScreen("the server did not end") { TerminalCardTests.exitLine($0) != nil })
+        #expect(TerminalCardTests.exitLine(after) == "EXIT=0", "\(after)")
+    }
 }
