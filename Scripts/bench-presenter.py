@@ -10,7 +10,8 @@ registered type, presents the card: a presenter process on a build that has them
 Rows (p50 and p90 over --rounds runs, in ms, from the terminal's side):
 - send → frame: `notiplay send PAYLOAD --app "Voice Memos" --attach memo.ogg` started, until the
   card's title (its own tag each run) shows; includes starting the `send` process. Between runs
-  the card is dismissed (d) and the deck found empty.
+  the card is dismissed (d), the deck found empty, and --gap seconds (1) pass: cards that come
+  further apart than the spare presenter takes to start.
 - key → frame: a space (the media button: the session's input, in the presenter) until ⏸ shows,
   then a space until ▶ shows again (each a sample).
 Then, on the server left idle with an extension card shown for --idle seconds: the CPU time (user +
@@ -79,7 +80,7 @@ def payload(folder, title):
     return path
 
 
-def measure(screen, binary, env, rounds, folder):
+def measure(screen, binary, env, rounds, folder, gap):
     screen.expect("ready", lambda text: "no notifications" in text)
     screen.wait_for(["ready"])
     sends, keys = [], []
@@ -104,6 +105,7 @@ def measure(screen, binary, env, rounds, folder):
         screen.write(b"d")  # dismissed: the next one shows on an empty deck
         screen.expect(f"empty{n}", lambda text: "no notifications" in text)
         screen.wait_for([f"empty{n}"])
+        screen.settle(gap)  # the time a spare presenter has to start before the next card
     return sends, keys
 
 
@@ -131,6 +133,7 @@ def main():
     parser.add_argument("binary", nargs="?", default=".build/debug/notiplay")
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--idle", type=float, default=10.0)
+    parser.add_argument("--gap", type=float, default=1.0, help="seconds between a card's dismissal and the next send")
     options = parser.parse_args()
     binary = os.path.abspath(options.binary)
     root = tempfile.mkdtemp(prefix="nbp-")
@@ -138,7 +141,7 @@ def main():
         env = places(root, "server")
         server = PtyServer([binary, "serve", "--audio", "null", "--app", APP], env)
         try:
-            sends, keys = measure(server, binary, env, options.rounds, root)
+            sends, keys = measure(server, binary, env, options.rounds, root, options.gap)
             rows = idle(server, binary, env, options.idle, root)
         finally:
             server.stop()

@@ -45,18 +45,27 @@ extension CenterService {
     }
 
     /// The spare presenter if it still runs, else a new one; a new spare is started for the next
-    /// card. `nil` when none can be started (the card is then presented here).
+    /// card once this one has been presented (not beside it: a process starting takes the CPU the
+    /// card's first frame needs). `nil` when none can be started (the card is then presented
+    /// here).
     private func takePresenter(_ launch: PresenterLaunch) -> PresenterProcess? {
+        guard !presentersStopped else { return nil }
         var process = sparePresenter
         sparePresenter = nil
         if process?.hasEnded ?? true { process = try? PresenterProcess.start(launch) }
-        sparePresenter = try? PresenterProcess.start(launch)
+        spareStart?.cancel()
+        spareStart = Task { @MainActor [weak self] in
+            guard let self, !Task.isCancelled, !self.presentersStopped, self.sparePresenter == nil else { return }
+            self.sparePresenter = try? PresenterProcess.start(launch)
+        }
         return process
     }
 
     /// Ends every presenter (the server stops): the spare at once; a closed card's once it has
     /// settled (what it printed last is read then), or after ``presenterSettleLimit``.
     func stopPresenters() async {
+        presentersStopped = true
+        spareStart?.cancel()
         sparePresenter?.stop()
         sparePresenter = nil
         let closing = closingPresenters.values.map(\.process)

@@ -107,6 +107,10 @@ package final class CenterService {
     package var presenterLaunch: PresenterLaunch?
     /// A presenter started ahead of the next card that needs one.
     var sparePresenter: PresenterProcess?
+    /// The start of the next spare, a while after a card took the last one.
+    var spareStart: Task<Void, Never>?
+    /// Set once the server stops: no presenter is started from then on.
+    var presentersStopped = false
     /// Closed cards' presenters that have not ended yet (a crash after its card was closed is
     /// still told).
     var closingPresenters: [ObjectIdentifier: PresenterSession] = [:]
