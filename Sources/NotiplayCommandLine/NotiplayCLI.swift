@@ -117,6 +117,13 @@ public enum NotiplayCLI {
             Libmpv.preload()
         }
         do {
+            if arguments.first == PresentCardCommand.name {
+                // A presenter process of serve's: no command a person types (not in the help,
+                // the man page or the completions).
+                let presenter = try PresentCardCommand.parse(Array(arguments.dropFirst()))
+                try await presenter.run()
+                return ExitStatus.ok
+            }
             if let word = unknownCommand(in: arguments) {
                 // ArgumentParser answers `notiplay WORD --help` and `notiplay help WORD` with the
                 // overall help even when WORD names no command: refuse WORD as it does alone.

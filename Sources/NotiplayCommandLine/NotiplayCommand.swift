@@ -27,7 +27,6 @@ struct NotiplayCommand: AsyncParsableCommand {
                 PlayCommand.self, DeliverCommand.self, ValidateCommand.self, ExtensionsCommand.self, TestCommand.self,
                 ServeCommand.self, SendCommand.self, ListCommand.self, RemoveCommand.self, HistoryCommand.self,
                 FocusCommand.self, ClockCommand.self, ReloadCommand.self, AttachCommand.self, StopCommand.self,
-                PresentCardCommand.self,
             ])
     }
 

@@ -5,7 +5,8 @@ import NotiplayPlayback
 import NotiplaySystem
 import SystemPackage
 
-/// `notiplay __present-card SERVE-ARGUMENTS…`: a presenter process of `serve` (hidden). The server
+/// `notiplay __present-card SERVE-ARGUMENTS…`: a presenter process of `serve`, run by
+/// ``NotiplayCLI`` before the command tree is parsed (no help, man page or completion names it). The server
 /// starts one per card whose content extension is an author's, with descriptor 3 a socket to it,
 /// and its own arguments after the command's name: the presenter loads the same apps and plays
 /// on the same audio output. It presents the card, then ends; a crash of the extension ends it
