@@ -31,6 +31,12 @@ struct PresentCardCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // A signal to the server's process group (Ctrl-C in cooked mode, a service manager's
+        // SIGTERM to the group) is the server's to handle: it closes its presenters. Ended by it
+        // here, a card would pass for crashed.
+        for signal in [SignalNumber.interrupt, SignalNumber.terminate, SignalNumber.hangUp, SignalNumber.quit] {
+            Posix.setDisposition(.ignore, for: signal)
+        }
         let serve = try ServeCommand.parse(serveArguments)
         let apps = try ServeApps.load(files: serve.app).map {
             PresenterHost.App(definition: $0.definition, registry: $0.registry)

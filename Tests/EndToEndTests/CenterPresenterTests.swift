@@ -180,4 +180,22 @@ struct CenterPresenterTests {
         let after = try #require(try await pane.expectScreen("the server did not end") { TerminalCardTests.exitLine($0) != nil })
         #expect(TerminalCardTests.exitLine(after) == "EXIT=0", "\(after)")
     }
+
+    @Test("An extension that never returns from didReceive is ended after the presenter's answer limit: its card shows with the default card, the server goes on")
+    func hangWhilePresenting() async throws {
+        defer { tearDown() }
+        let server = try await startServer()
+        defer { server.send(SIGKILL) }
+        try await send(try payload("hang"), id: "h1")
+        let ended = await waitFor(server) { events in
+            events.contains { $0["event"] as? String == "warning" && ($0["message"] as? String ?? "").contains("(signal 9)") }
+                && events.contains(where: Self.event("didReceive", "h1", extension: "DefaultContentExtension"))
+        }
+        #expect(ended, "the hung presenter was not ended: \(String(decoding: server.stdoutSoFar, as: UTF8.self))")
+        let list = try await run(try ExtensionOutputTests.probe(), ["list"], environment: environment)
+        #expect(list.status == 0 && list.stdoutText.contains("h1"), "\(list)")
+        server.send(SIGTERM)
+        let result = try await server.finish(timeout: hangGuard)
+        #expect(result.status == 128 + SIGTERM, "\(result)")
+    }
 }

@@ -53,7 +53,8 @@ final class PrintingViewController: TerminalViewController, UNNotificationConten
 /// the tests of presenter processes): a notification titled "trap" traps in `didReceive` (a
 /// force-unwrap of nothing); one titled "later" leaves work behind that traps once its card has
 /// gone, as a pending `asyncAfter { [unowned self] … }` does once its controller was freed — run
-/// when the next card this type presents in the same process arrives.
+/// when the next card this type presents in the same process arrives; one titled "hang" never
+/// returns from `didReceive`.
 final class CrashingViewController: TerminalViewController, UNNotificationContentExtension {
     /// Work left behind by earlier cards, run when the next card is presented.
     @MainActor private static var leftBehind: [@MainActor () -> Void] = []
@@ -69,6 +70,10 @@ final class CrashingViewController: TerminalViewController, UNNotificationConten
         if title == "trap" {
             let missing: String? = title.isEmpty ? "never" : nil
             view.setText(missing!)
+        }
+        if title == "hang" {
+            // An extension that never returns (blocked, not spinning: no CPU).
+            while true { sleep(600) }
         }
         if title == "later" {
             Self.leftBehind.append { fatalError("work left behind by a card that has gone") }

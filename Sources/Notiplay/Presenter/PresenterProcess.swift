@@ -99,13 +99,15 @@ package final class PresenterProcess: Sendable {
 
     /// Blocks until the reply to request `seq` has arrived, the process has ended, or `limit`
     /// has passed (an extension that does not return): what arrived stays for ``take()``.
-    package func wait(for seq: Int, limit: Duration) {
+    /// - Returns: False when `limit` passed first.
+    @discardableResult
+    package func wait(for seq: Int, limit: Duration) -> Bool {
         let deadline = ContinuousClock.now + limit
         while true {
             let done = inbox.withLock { inbox in inbox.status != nil || inbox.replies.contains { $0.ack == seq } }
-            if done { return }
+            if done { return true }
             let left = deadline - ContinuousClock.now
-            guard left > .zero else { return }
+            guard left > .zero else { return false }
             let (seconds, attoseconds) = left.components
             _ = arrived.wait(timeout: .now() + .nanoseconds(Int(min(seconds, 60) * 1_000_000_000 + attoseconds / 1_000_000_000)))
         }
@@ -114,6 +116,11 @@ package final class PresenterProcess: Sendable {
     /// Ends the process: its socket closes, and it ends when it reads that.
     package func stop() {
         channel.close()
+    }
+
+    /// Ends the process at once (SIGKILL): an extension that does not return.
+    package func kill() {
+        Posix.signal(process: pid, 9)
     }
 
     private func received(_ reply: PresenterReply) {

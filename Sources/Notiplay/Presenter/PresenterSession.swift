@@ -156,9 +156,12 @@ package final class PresenterSession: CardSession {
     }
 
     /// Sends `request` and waits for its answer (or the presenter's end), then takes in what came.
+    /// A presenter that has not answered within ``answerLimit`` (its extension does not return)
+    /// is ended, as iOS ends an extension that hangs: its card is then the crashed card's.
     private func ask(_ request: PresenterRequest) {
         guard !closed, !process.hasEnded else { return }
-        if process.channel.send(request) {
+        if process.channel.send(request), !process.wait(for: request.seq, limit: Self.answerLimit) {
+            process.kill()
             process.wait(for: request.seq, limit: Self.answerLimit)
         }
         drain()

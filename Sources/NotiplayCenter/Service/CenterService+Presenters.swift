@@ -72,7 +72,7 @@ extension CenterService {
         closingPresenters = [:]
         let limit = Self.presenterSettleLimit
         for process in closing {
-            await Task.detached { process.wait(for: -1, limit: limit) }.value
+            _ = await Task.detached { process.wait(for: -1, limit: limit) }.value
             process.stop()
         }
     }
@@ -86,7 +86,8 @@ extension CenterService {
         _ session: PresenterSession, status: Int32, extensionName: String, whileShown: Bool, card: CenterDeck.Card
     ) {
         closingPresenters[ObjectIdentifier(session)] = nil
-        guard status != 0 else { return }
+        // A server that stops ends its presenters: that is no crash.
+        guard status != 0, !presentersStopped else { return }
         let cause = status > 128 ? "signal \(status - 128)" : "exit status \(status)"
         guard whileShown, session === shownSession else {
             emit(.warning(
