@@ -6,7 +6,8 @@ import PackageDescription
 //   NotiplaySystem    the system calls, wrapped once (`Posix`, over swift-system): every module
 //                     that touches files, pipes, sockets, poll, threads, signals, clocks or the
 //                     terminal goes through it
-//   NotiplayCore      the model, payloads, manifests, validation, typed errors (no libmpv, no terminal)
+//   NotiplayCore      the model, payloads, manifests, validation, typed errors (no libmpv, no terminal);
+//                     the PNG decoder sixel needs (the only importer of CZlib, zlib)
 //   NotiplayDBus      a session-bus connection over libdbus-1 (the only importer of CDBus): names,
 //                     method calls routed to handlers, typed values, signals; uses NotiplaySystem
 //     ^        ^
@@ -68,11 +69,12 @@ let package = Package(
         // libdbus-1, for the freedesktop notification server: headers and library from
         // libdbus-1-dev (Scripts/ensure-deps.sh installs it).
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "NotiplaySystem", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
         .target(
             name: "NotiplayCore",
             dependencies: [
-                "NotiplaySystem",
+                "CZlib", "NotiplaySystem",
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
@@ -230,7 +232,7 @@ let package = Package(
             name: "CommandLineTests",
             dependencies: [
                 "NotiplayCommandLine", "NotiplayCenterClient", "NotiplayCore", "NotiplayTerminal", "NotiplayFreedesktopBridge",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "NotiplaySystem", "NotiplayTesting", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(
@@ -246,6 +248,16 @@ let package = Package(
             ]
         ),
         .testTarget(name: "EndToEndTests", dependencies: ["NotiplayCore", "NotiplayDBus", "NotiplayTestSupport"]),
+        // Every Swift example of the DocC catalogues, made a file by Scripts/docc-examples: the
+        // build fails when one no longer compiles.
+        .testTarget(
+            name: "DocCExampleTests",
+            dependencies: [
+                "Notiplay", "NotiplayAVFoundation", "NotiplayCenterClient", "NotiplayCommandLine", "NotiplayCore",
+                "NotiplayFreedesktop", "NotiplayPlayback", "NotiplayScript", "NotiplayTerminal", "NotiplayTesting",
+                "NotiplayViews",
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
@@ -259,8 +271,13 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
     .treatAllWarnings(as: .error),
 ]
-for target in package.targets where target.type != .system && target.name != "CMPV" {
+for target in package.targets where target.type != .system && target.name != "CMPV" && target.name != "DocCExampleTests" {
     target.swiftSettings = (target.swiftSettings ?? []) + strictSettings
+}
+// The DocC examples compile as an author's Swift 6 package does (no upcoming features); they are
+// fragments (a value made to be shown, never used), so their warnings are not shown.
+if let examples = package.targets.first(where: { $0.name == "DocCExampleTests" }) {
+    examples.swiftSettings = [.unsafeFlags(["-suppress-warnings"])]
 }
 
 // Fuzz targets (Fuzz/, run with Scripts/fuzz.sh): only when NOTIPLAY_FUZZ is set, as they need
@@ -287,6 +304,7 @@ if let fuzz = Context.environment["NOTIPLAY_FUZZ"], !fuzz.isEmpty, fuzz != "0" {
         ("FuzzCard", "Card", "NotiplayViews"),
         ("FuzzCenterFrames", "CenterFrames", "NotiplayCenterClient"),
         ("FuzzTriggers", "Triggers", "NotiplayCore"),
+        ("FuzzImages", "Images", "NotiplayViews"),
     ]
     for fuzzTarget in fuzzTargets {
         package.targets.append(

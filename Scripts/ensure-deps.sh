@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what notiplay needs to build and test on Debian/Ubuntu, if it is missing:
 # libmpv-dev (and pkg-config), libsqlite3-dev (GRDB, the center's store, builds against the
-# system SQLite) and libdbus-1-dev (NotiplayDBus, the freedesktop notification server); and for
+# system SQLite), libdbus-1-dev (NotiplayDBus, the freedesktop notification server) and zlib1g-dev
+# (NotiplayCore's PNG decoder, for sixel terminals); and for
 # the D-Bus tests, a private bus and real clients: dbus (dbus-daemon, dbus-run-session),
 # libnotify-bin (notify-send) and libglib2.0-bin (gdbus). Uses apt-get as root, or through sudo.
 set -euo pipefail
@@ -9,6 +10,7 @@ missing=()
 pkg-config --exists mpv 2>/dev/null || missing+=(libmpv-dev pkg-config)
 pkg-config --exists sqlite3 2>/dev/null || missing+=(libsqlite3-dev)
 pkg-config --exists dbus-1 2>/dev/null || missing+=(libdbus-1-dev)
+pkg-config --exists zlib 2>/dev/null || missing+=(zlib1g-dev)
 { command -v dbus-daemon && command -v dbus-run-session; } >/dev/null || missing+=(dbus)
 command -v notify-send >/dev/null || missing+=(libnotify-bin)
 command -v gdbus >/dev/null || missing+=(libglib2.0-bin)
@@ -34,6 +36,6 @@ case " ${missing[*]} " in
 esac
 "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
 "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-pkg-config --exists mpv && pkg-config --exists sqlite3 && pkg-config --exists dbus-1
+pkg-config --exists mpv && pkg-config --exists sqlite3 && pkg-config --exists dbus-1 && pkg-config --exists zlib
 command -v dbus-daemon >/dev/null && command -v dbus-run-session >/dev/null && command -v notify-send >/dev/null \
   && command -v gdbus >/dev/null && command -v man >/dev/null

@@ -17,7 +17,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-targets=(payload plist app script terminal-text card center-frames triggers)
+targets=(payload plist app script terminal-text card center-frames triggers images)
 describe() {
   case "$1" in
     payload) echo "FuzzPayload|an APNs payload decoded as validate does; JSON and payloadJSON read back the same" ;;
@@ -28,6 +28,7 @@ describe() {
     card) echo "FuzzCard|a card of raw strings laid out and drawn: only cursor, erase and SGR sequences; diff = whole" ;;
     center-frames) echo "FuzzCenterFrames|a center connection's bytes cut into frames and decoded; messages read back the same" ;;
     triggers) echo "FuzzTriggers|repeats and virtual-clock advances: each next date after the last, the day and time kept, firings per advance bounded" ;;
+    images) echo "FuzzImages|image bytes: header bounded, pictures inside their grids, crops inside the image, stand-in shown" ;;
     *) return 1 ;;
   esac
 }

@@ -11,6 +11,12 @@ import PackageDescription
 //                   category registration (`balance`)
 //   CustomNumber/   seed 002: the extension (CustomNumberContent) and the app delegate's code
 //                   (`custom-number`, named so that it speaks for the app "Custom Number")
+//   Ringtone/       written for iOS (no seed article): a ringtone previewed for 3 s through
+//                   AVAudioPlayer, three actions (RingtoneContent, its sound a resource)
+//   Photo/          written for iOS (no seed article): a notification's image attachment in a
+//                   UIImageView under a title label, two actions (PhotoContent)
+//   Tool/           `ports`, notiplay's command line with the ports' extension types: runs
+//                   their .playback scripts
 //
 // NagMe (seeds 001 and 003) is a package of its own, Examples/NagMe.
 let package = Package(
@@ -33,10 +39,25 @@ let package = Package(
             name: "CustomNumberContent", dependencies: [.product(name: "Notiplay", package: "notiplay")], path: "CustomNumber/Extension"),
         .executableTarget(
             name: "custom-number", dependencies: [.product(name: "Notiplay", package: "notiplay")], path: "CustomNumber/App"),
+        .target(
+            name: "RingtoneContent",
+            dependencies: [
+                .product(name: "Notiplay", package: "notiplay"), .product(name: "NotiplayAVFoundation", package: "notiplay"),
+            ],
+            path: "Ringtone/Extension",
+            // On iOS: the sound added to the extension target (Copy Bundle Resources).
+            resources: [.copy("ringtone.wav")]
+        ),
+        .target(name: "PhotoContent", dependencies: [.product(name: "Notiplay", package: "notiplay")], path: "Photo/Extension"),
+        .executableTarget(
+            name: "ports",
+            dependencies: ["RingtoneContent", "PhotoContent", .product(name: "NotiplayCommandLine", package: "notiplay")],
+            path: "Tool"
+        ),
         .testTarget(
             name: "PortsTests",
             dependencies: [
-                "CoreData", "ReminderContent", "BalanceContent", "CustomNumberContent",
+                "CoreData", "ReminderContent", "BalanceContent", "CustomNumberContent", "RingtoneContent", "PhotoContent",
                 .product(name: "Notiplay", package: "notiplay"),
                 // The test host: presents to the extensions headless, with their Info.plist and app file.
                 .product(name: "NotiplayTesting", package: "notiplay"),

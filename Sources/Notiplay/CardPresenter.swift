@@ -96,7 +96,7 @@ final class CardPresenter {
         button = MediaButton()
         actions = app.category(content.categoryIdentifier)?.actions ?? []
         controller.extensionContext = context
-        updateBounds()
+        layOutView()
         controller.view.onChange = { [weak self] in self?.onChange?() }
         checkAttachments(content)
         controller.viewDidLoad()
@@ -109,12 +109,13 @@ final class CardPresenter {
 
     /// How wide the card is drawn, in columns; the view's bounds follow it.
     var cardColumns = 80 {
-        didSet { if cardColumns != oldValue { updateBounds() } }
+        didSet { if cardColumns != oldValue { layOutView() } }
     }
 
-    /// Sets the view's bounds in points: the card's content width, and the height its rows will
-    /// have (the preferred height, else the manifest's ratio of the width, else the width).
-    private func updateBounds() {
+    /// Sets the view's frame in points: at the content area's origin, the card's content width,
+    /// and the height its rows will have (the preferred height, else the manifest's ratio of the
+    /// width, else the width).
+    func layOutView() {
         guard let controller else { return }
         let width = CGFloat(max(1, cardColumns - 4)) * PointsPerCell.width
         var height = controller.preferredContentSize.height
@@ -124,6 +125,7 @@ final class CardPresenter {
         }
         height = min(height, CGFloat(CardLayout.maximumViewRows) * PointsPerCell.height)
         controller.view.bounds = CGRect(x: 0, y: 0, width: width, height: height)
+        controller.view.origin = .zero
     }
 
     private func received(_ notification: UNNotification, redelivery: Bool) -> PresentationEvent {

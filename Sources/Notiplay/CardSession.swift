@@ -26,8 +26,9 @@ package protocol CardSession: AnyObject {
     var awaitsResponse: Bool { get }
     /// The titles of the card's action buttons, numbered from 1.
     var actionTitles: [String] { get }
-    /// What the card shows now, for ``CardLayout``.
-    func card(now: Date, prompt: String?, status: String?) -> CardModel
+    /// What the card shows now, for ``CardLayout``; its age measured to `now` (`nil`: the
+    /// session's clock).
+    func card(now: Date?, prompt: String?, status: String?) -> CardModel
     /// Where the card's parts are, laid out ``layoutWidth`` wide.
     func cardMap() -> CardMap
     /// The number of the text-input action `input` would choose, if it takes text.

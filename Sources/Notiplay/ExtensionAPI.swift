@@ -152,7 +152,7 @@ open class TerminalViewController {
     /// height counts (the width is ignored, as on iOS). Zero keeps the height from
     /// `UNNotificationExtensionInitialContentSizeRatio`.
     public var preferredContentSize = CGSize.zero {
-        didSet { extensionContext?.session?.contentChanged() }
+        didSet { extensionContext?.session?.preferredSizeChanged() }
     }
     /// The card's title when the manifest sets `UNNotificationExtensionOverridesDefaultTitle`.
     public var title: String? {
@@ -199,6 +199,9 @@ public final class TerminalView {
     /// the card's content, as high as its rows. The runtime sets it before
     /// ``TerminalViewController/viewDidLoad()`` and again when the card's width changes.
     public internal(set) var bounds = CGRect(x: 0, y: 0, width: 352, height: 176)
+
+    /// Where the view is in its superview, in points: the origin of its ``frame``.
+    var origin = CGPoint.zero
 
     /// What the view shows, top to bottom.
     public var elements: [any ViewElement] = [] {

@@ -24,28 +24,16 @@ public typealias CGFloat = Foundation.CGFloat
 /// covers every cell it touches); a size's height is rounded to the nearest row.
 public enum PointsPerCell {
     /// Points in one column.
-    public static let width: CGFloat = 8
+    public static let width = CGFloat(PointFrame.pointsPerColumn)
     /// Points in one row.
-    public static let height: CGFloat = 16
+    public static let height = CGFloat(PointFrame.pointsPerRow)
 }
 
 extension Rect {
     /// The cells a frame in points covers (see ``PointsPerCell``); an empty or non-finite frame
     /// gives an empty rectangle.
     public init(points frame: CGRect) {
-        let frame = frame.standardized
-        guard !frame.isEmpty, !frame.isNull, !frame.isInfinite,
-              frame.minX.isFinite, frame.minY.isFinite, frame.maxX.isFinite, frame.maxY.isFinite,
-              abs(frame.maxX) < 1_000_000, abs(frame.maxY) < 1_000_000
-        else {
-            self.init(x: 0, y: 0, width: 0, height: 0)
-            return
-        }
-        let left = Int((frame.minX / PointsPerCell.width).rounded(.down))
-        let top = Int((frame.minY / PointsPerCell.height).rounded(.down))
-        let right = Int((frame.maxX / PointsPerCell.width).rounded(.up))
-        let bottom = Int((frame.maxY / PointsPerCell.height).rounded(.up))
-        self.init(x: left, y: top, width: max(1, right - left), height: max(1, bottom - top))
+        self = PointFrame(frame).cells
     }
 }
 
@@ -70,5 +58,19 @@ extension CGSize {
     var rows: Int {
         guard height.isFinite, height > 0 else { return 0 }
         return max(1, Int(min(height / PointsPerCell.height, 10_000).rounded()))
+    }
+}
+
+extension PointFrame {
+    /// The same rectangle as `frame`.
+    init(_ frame: CGRect) {
+        self.init(x: Double(frame.origin.x), y: Double(frame.origin.y), width: Double(frame.size.width), height: Double(frame.size.height))
+    }
+}
+
+extension CGRect {
+    /// The same rectangle as `frame`.
+    init(_ frame: PointFrame) {
+        self.init(x: frame.x, y: frame.y, width: frame.width, height: frame.height)
     }
 }

@@ -10,15 +10,16 @@ extension PresentationSession {
     /// What the card shows now, for ``CardLayout``.
     ///
     /// - Parameters:
-    ///   - now: The time the age is measured to.
+    ///   - now: The time the age is measured to; by default the configuration's
+    ///     (``Configuration/now``).
     ///   - prompt: A text-input prompt being typed, shown under the actions.
     ///   - status: A notice shown dim at the bottom.
-    public func card(now: Date = .now, prompt: String? = nil, status: String? = nil) -> CardModel {
+    public func card(now: Date? = nil, prompt: String? = nil, status: String? = nil) -> CardModel {
         guard let notification, let controller else { return CardModel(header: app.name) }
         let content = notification.request.content
         var header = app.name
         if manifest?.overridesDefaultTitle == true, let title = controller.title, !title.isEmpty { header = title }
-        var card = CardModel(header: header, age: Self.age(from: notification.date, to: now))
+        var card = CardModel(header: header, age: Self.age(from: notification.date, to: now ?? configuration.now()))
         card.view = controller.view.elements
         card.preferredRows = controller.preferredContentSize.rows
         card.contentSizeRatio = manifest?.initialContentSizeRatio

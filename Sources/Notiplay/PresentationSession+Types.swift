@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+package import FoundationEssentials
+#else
+package import Foundation
+#endif
+
 /// The state of the media button the runtime draws, as `buttonState` events name it.
 public enum MediaButtonState: String, Sendable {
     /// No button (type `.none`, an empty frame, or no media).
@@ -59,6 +65,9 @@ extension PresentationSession {
         /// How wide the card will be drawn, in columns, before a driver draws it (80 by default):
         /// the extension's `view.bounds` in `viewDidLoad()` follow it.
         public var cardColumns = 80
+        /// The date a card's age is counted to: the system's, or the center's clock (a script's
+        /// virtual one).
+        package var now: @Sendable () -> Date = { Date() }
 
         /// The defaults: 10 s for a completion handler, 30 s for the app's command, the system's
         /// clock, and an empty `HostEnvironment`.

@@ -132,6 +132,13 @@ package final class PresentationSession {
         onChange?()
     }
 
+    /// The extension set its preferred size: its view is laid out again (its frame's height
+    /// follows), and the card drawn again.
+    func preferredSizeChanged() {
+        presenter.layOutView()
+        onChange?()
+    }
+
     // MARK: What the extension asks through its context
 
     func extensionReportedPlaying(_ playing: Bool) {

@@ -108,6 +108,9 @@ final class CenterScriptHost: ScriptCenter {
     func setFocus(_ on: Bool) { service.setFocus(on) }
 
     func settle() async {
+        // A card the script dismissed gives way now, as the center would once the step's work
+        // lets it run (the center sees the dismissal on the main actor, after the step).
+        service.shownCardDismissed()
         await service.serviceStagesFinished()
         await service.arrivalSounds?.settle()
     }
@@ -116,8 +119,12 @@ final class CenterScriptHost: ScriptCenter {
 
     func deliveries(of identifier: String) -> [Bool] { delivered[identifier] ?? [] }
 
-    // A script's center presents in this process (it starts no presenters).
-    var shownSession: PresentationSession? { service.shownSession as? PresentationSession }
+    var shownSession: PresentationSession? {
+        // What shows once a dismissed card has given way (see settle()).
+        service.shownCardDismissed()
+        // A script's center presents in this process (it starts no presenters).
+        return service.shownSession as? PresentationSession
+    }
 
     func close() async {
         await service.close()

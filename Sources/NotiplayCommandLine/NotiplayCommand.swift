@@ -27,6 +27,7 @@ struct NotiplayCommand: AsyncParsableCommand {
                 PlayCommand.self, DeliverCommand.self, ValidateCommand.self, ExtensionsCommand.self, TestCommand.self,
                 ServeCommand.self, SendCommand.self, ListCommand.self, RemoveCommand.self, HistoryCommand.self,
                 FocusCommand.self, ClockCommand.self, ReloadCommand.self, AttachCommand.self, StopCommand.self,
+                ScriptWorkerCommand.self,
             ])
     }
 

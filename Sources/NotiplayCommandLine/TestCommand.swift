@@ -19,8 +19,11 @@ struct TestCommand: AsyncParsableCommand {
             card on screen and the audio heard (expect event NAME, expect screen contains \
             "TEXT", expect heard >= 1.9s).
 
-            Each script runs on its own libmpv engine, as many at once as there are cores \
-            (--jobs); one that runs past --timeout is stopped and reported. A folder runs every \
+            Scripts run in worker processes (a fresh one after each script an extension \
+            presented in), each on its own libmpv engine, as many at once as there are cores \
+            (--jobs); one that runs past --timeout is stopped and reported, and one whose \
+            extension crashes is reported with the signal, the extension and its last events \
+            while the others go on. A folder runs every \
             *.playback file under it; links are followed, each folder and script once (by device \
             and inode), so a link back up the tree is no loop. Output: a summary on a terminal, \
             TAP otherwise or with --tap; --junit also writes JUnit XML. --untimed plays faster \
@@ -67,17 +70,13 @@ struct TestCommand: AsyncParsableCommand {
         let tapOutput = tap || !Posix.isTerminal(.standardOutput)
         // What the extensions print is kept until the report, which shows it as comments.
         let capture = OutputCapture.start(.collect, redirect: NotiplayCLI.ownsProcess)
-        var runner = ScriptRunner(types: NotiplayCLI.types, untimed: untimed)
-        runner.makeCenter = { setup in try CenterScriptHost(setup) }
-        runner.environment = hostEnvironment(mediaFolders: try media.folders())
-        if let timeout { runner.timeLimit = timeout }
-        if let jobs { runner.parallelism = jobs }
+        let mediaFolders = try media.folders()
         if let junit, Path.isDirectory(junit) { throw UsageError(file: junit, "--junit names a folder, not a file") }
 
         let parsed = paths.map(Self.load)
         // Every script plays: without libmpv none can run, which is not a failure of theirs.
         do { _ = try Libmpv.load() } catch { throw NotiplayError(.unavailable, "\(error)") }
-        let results = await runner.run(parsed, paths: paths)
+        let results = await run(parsed, paths: paths, mediaFolders: mediaFolders)
         let printed = capture.finish()
 
         if let junit {
@@ -92,6 +91,33 @@ struct TestCommand: AsyncParsableCommand {
             _ = try? capture.standardOutput.writeAll((summary + Self.summaryLines(printed)).utf8)
         }
         if results.contains(where: { !$0.passed }) { throw ExitCode(ExitStatus.testFailures) }
+    }
+
+    /// Runs the scripts and returns their results in order: each in a worker process of its own
+    /// (``ScriptWorkers``: a crash costs its script only) when the command line owns the process;
+    /// otherwise (``NotiplayCLI/run(_:types:)`` called from Swift) here, side by side.
+    func run(_ parsed: [Result<PlaybackScript, ScriptResult.Failure>], paths: [String], mediaFolders: [String]) async -> [ScriptResult] {
+        var runner = Self.runner(untimed: untimed, timeout: timeout, mediaFolders: mediaFolders)
+        if let jobs { runner.parallelism = jobs }
+        var options = mediaFolders.flatMap { ["--media-root", $0] }
+        if untimed { options.append("--untimed") }
+        if NotiplayCLI.ownsProcess,
+            let workers = ScriptWorkers(
+                options: options, environment: processEnvironment, parallelism: runner.parallelism, timeLimit: runner.timeLimit)
+        {
+            return await workers.run(parsed, paths: paths)
+        }
+        return await runner.run(parsed, paths: paths)
+    }
+
+    /// The runner of `test`'s scripts (in a worker, of one): `untimed`, stopped after `timeout`
+    /// (default 60 s), with local media from `mediaFolders` too.
+    static func runner(untimed: Bool, timeout: Duration?, mediaFolders: [String]) -> ScriptRunner {
+        var runner = ScriptRunner(types: NotiplayCLI.types, untimed: untimed)
+        runner.makeCenter = { setup in try CenterScriptHost(setup) }
+        runner.environment = hostEnvironment(mediaFolders: mediaFolders)
+        if let timeout { runner.timeLimit = timeout }
+        return runner
     }
 
     /// What the extensions printed while the scripts ran, as TAP comment lines after the report

@@ -101,7 +101,7 @@ package struct PlainTextCardDriver: CardDriver {
 
     package func present(_ session: PresentationSession, keys: KeyScript) async -> CardEnd {
         session.layoutWidth = width  // a click in the keys aims at the card as printed
-        write(FrameRenderer.plainText(CardLayout.render(session.card(now: .now, prompt: nil, status: nil), width: width), glyphs: glyphs) + "\n")
+        write(FrameRenderer.plainText(CardLayout.render(session.card(now: nil, prompt: nil, status: nil), width: width), glyphs: glyphs) + "\n")
         shown()
         return await keys.run(on: session).cardEnd ?? .closed
     }

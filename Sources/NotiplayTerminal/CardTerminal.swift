@@ -1,4 +1,5 @@
 import NotiplaySystem
+package import NotiplayViews
 
 /// Where a card screen draws and what it hears: the process's own terminal
 /// (``LocalCardTerminal``), or a viewer attached to the center through its viewer socket.
@@ -21,6 +22,16 @@ package protocol CardTerminal: AnyObject {
     /// Stops the events and gives the terminal back (also when it was never opened). Safe to
     /// call more than once.
     func close()
+    /// How the terminal draws pictures, found when it was opened; `nil` (the default): it draws
+    /// none, and images show their text stand-ins.
+    var graphics: GraphicsProtocol? { get }
+    /// The size of a cell in pixels, when the terminal said (sixel needs it); `nil` by default.
+    var cellPixels: Size? { get }
+}
+
+extension CardTerminal {
+    package var graphics: GraphicsProtocol? { nil }
+    package var cellPixels: Size? { nil }
 }
 
 /// Why a ``CardTerminal`` could not be opened, in words for the person.
@@ -43,6 +54,8 @@ package final class LocalCardTerminal: CardTerminal {
     private let output: Int32
     private let environment: [String: String]
     private var events: TerminalEvents?
+    package private(set) var graphics: GraphicsProtocol?
+    package private(set) var cellPixels: Size?
 
     /// The terminal at `input` and `output`; `environment`'s `COLUMNS` and `LINES` win over the
     /// size the terminal reports.
@@ -57,6 +70,11 @@ package final class LocalCardTerminal: CardTerminal {
             try guardian.enter(input: input, output: output)
         } catch {
             throw CardTerminalUnavailable("the terminal cannot be used: \(error)")
+        }
+        // Asked before the events start reading, so that its replies never reach them as keys.
+        // Not on a terminal that is known to draw none and may print an unknown query (the Linux console).
+        if !["dumb", "linux"].contains(environment["TERM"] ?? "") {
+            (graphics, cellPixels) = GraphicsDetection.ask(input: input, output: output)
         }
         do {
             let events = try TerminalEvents(terminal: guardian, escapeDelay: escapeDelay)

@@ -3,13 +3,12 @@ import Notiplay
 
 /// No screen, a deck of cards: the key script first, then one key script a line from the input
 /// (`serve --headless`), each fed to the card shown when it arrives. A dismissed card gives way
-/// to the next, as in the terminal. The input's end does not end the presentation: a server
+/// to the next (the center sees it; a key that dismisses tells it at once, so the next line goes
+/// to the next card). The input's end does not end the presentation: a server
 /// keeps serving until `q` or an interrupt.
 @MainActor
 package final class HeadlessDeckDriver {
     private let deck: any CardDeck
-    /// The session whose log is watched for its dismissal.
-    private var watched: (any CardSession)?
 
     /// Called with a line that is not a key script, and why.
     package var onBadLine: (@MainActor (_ line: String, _ problem: String) -> Void)?
@@ -26,9 +25,6 @@ package final class HeadlessDeckDriver {
     ///   - lines: Key scripts, one a line (`space`, `~end d`, `n`); blank lines do nothing.
     ///   - signals: The numbers of the signals that end the presentation (the first does).
     package func present(keys: KeyScript, lines: AsyncStream<String>, signals: AsyncStream<Int32>) async -> CardEnd {
-        deck.onDeckChange = { [weak self] in self?.watchShown() }
-        watchShown()
-        defer { deck.onDeckChange = nil }
         if let end = await run(keys) { return end }
         // The first end wins: a key that quits, or a signal (even while a line's `~end` waits).
         let (ends, continuation) = AsyncStream.makeStream(of: CardEnd.self)
@@ -83,19 +79,6 @@ package final class HeadlessDeckDriver {
         ).cardEnd
         dismissIfNeeded()
         return end
-    }
-
-    /// Watches the shown card's session for its dismissal (by a key, an action that dismisses,
-    /// or the extension itself).
-    private func watchShown() {
-        guard let session = deck.shownSession, session !== watched else { return }
-        watched = session
-        session.log.observe { [weak self, weak session] _ in
-            guard let self, let session, session === self.deck.shownSession, session.isDismissed else { return }
-            // Not from inside the log's call: the deck closes this session.
-            Task { @MainActor in self.dismissIfNeeded() }
-        }
-        dismissIfNeeded()
     }
 
     /// The shown card was dismissed: the deck shows the next.

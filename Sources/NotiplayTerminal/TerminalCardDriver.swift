@@ -72,6 +72,8 @@ private final class TerminalCardScreen {
     private let terminal: any CardTerminal
     private let environment: [String: String]
     private var renderer = FrameRenderer()
+    /// The pictures drawn, for a terminal that draws them (set once it is open).
+    private var pictures = PictureLayer(graphics: nil)
     private let colors: ColorMode
     private let glyphs: GlyphSet
     private var size: (columns: Int, rows: Int)
@@ -97,7 +99,17 @@ private final class TerminalCardScreen {
         } catch {
             return .unavailable(error.message)
         }
-        defer { terminal.close() }
+        pictures = PictureLayer(
+            graphics: terminal.graphics,
+            sixel: terminal.cellPixels.map {
+                SixelSupport(cell: $0, canDecode: { PNGPixels.canDecode($0.bytes) }, decode: { PNGPixels.decode($0.bytes) })
+            })
+        defer {
+            // The card's pictures go with it (kitty keeps an image until told).
+            let clear = pictures.clear()
+            if !clear.isEmpty && terminal.isOpen { _ = terminal.write(frame: clear) }
+            terminal.close()
+        }
 
         if case .deck(let deck) = source {
             deck.onDeckChange = { [weak self] in self?.shownChanged() }
@@ -280,8 +292,7 @@ private final class TerminalCardScreen {
             for (row, line) in (["keys (any key closes this)"] + KeyBindings.help).prefix(size.rows).enumerated() {
                 _ = screen.put(line, row: row, column: 0, limit: size.columns)
             }
-            let bytes = renderer.render(screen, mode: colors, glyphs: glyphs)
-            if !bytes.isEmpty && !terminal.write(frame: bytes) { renderer.invalidate() }
+            write(screen)
             return
         }
         let promptLine = prompt.map { "\($0.title): \($0.text)" }
@@ -300,15 +311,14 @@ private final class TerminalCardScreen {
         guard let session else {
             var screen = Grid(width: size.columns, height: size.rows)
             _ = screen.put(deckStatus ?? "", row: 0, column: 0, limit: size.columns)
-            let bytes = renderer.render(screen, mode: colors, glyphs: glyphs)
-            if !bytes.isEmpty && !terminal.write(frame: bytes) { renderer.invalidate() }
+            write(screen)
             return
         }
         let status = [critical ? "‼ CRITICAL" : nil, notice, cardNotice, hint, deckStatus].compactMap { $0 }.joined(separator: " · ")
         // Clicks and Tab go by the card as drawn here.
         session.layoutWidth = size.columns
         var card = CardLayout.render(
-            session.card(now: .now, prompt: promptLine, status: status.isEmpty ? nil : status), width: size.columns)
+            session.card(now: nil, prompt: promptLine, status: status.isEmpty ? nil : status), width: size.columns)
         if critical {
             // A critical card stands out: its top edge and header in bold red.
             for column in 0..<card.width where card.height > 0 {
@@ -327,7 +337,20 @@ private final class TerminalCardScreen {
                 _ = screen.put(waiting.line, row: card.height + offset, column: 0, style: .dim, limit: size.columns)
             }
         }
-        let bytes = renderer.render(screen, mode: colors, glyphs: glyphs)
+        write(screen)
+    }
+
+    /// Writes `screen` in one write: only what changed of its text; when its pictures changed, or
+    /// the text is drawn whole, the old pictures taken away first and the new ones drawn after.
+    private func write(_ screen: Grid) {
+        var bytes: [UInt8] = []
+        let whole = renderer.needsFullRedraw || pictures.changes(screen)
+        if whole {
+            bytes += pictures.clear()
+            renderer.invalidate()
+        }
+        bytes += renderer.render(pictures.blanking(screen), mode: colors, glyphs: glyphs)
+        if whole { bytes += pictures.draw(screen, parkRow: max(0, screen.height - 1)) }
         // Not written while suspended: the next frame, after `resumed`, draws everything.
         if !bytes.isEmpty && !terminal.write(frame: bytes) { renderer.invalidate() }
     }

@@ -88,6 +88,7 @@ extension ScriptExecution {
         if let host, host.session === shown { return host }
         let made = NotificationTestHost(showing: shown, engine: center.engine, audio: runner.untimed ? .untimed : .realTime)
         host = made
+        observe(made)
         return made
     }
 

@@ -25,6 +25,8 @@ final class ScriptExecution {
     private var current: ScriptStep?
     private var capture: String?
     private var scratch: String?
+    /// The event logs ``ScriptRunner/progress`` is told of.
+    private var observed: Set<ObjectIdentifier> = []
 
     init(script: PlaybackScript, runner: ScriptRunner) {
         self.script = script
@@ -37,6 +39,7 @@ final class ScriptExecution {
         for step in script.steps {
             if Task.isCancelled { return nil }
             current = step
+            runner.progress?.step(step)
             do {
                 try await perform(step)
             } catch let failure as StepFailure {
@@ -93,10 +96,19 @@ final class ScriptExecution {
                 app: app, extensions: extensions, types: runner.types, audio: audio,
                 configuration: PresentationSession.Configuration(clock: runner.clock, environment: runner.environment))
             host = made
+            observe(made)
             return made
         } catch {
             throw StepFailure(error.description)
         }
+    }
+
+    /// Tells ``ScriptRunner/progress`` of `host`'s events: those recorded so far, then each as it
+    /// is recorded (once a log, however many hosts look at it).
+    func observe(_ host: NotificationTestHost) {
+        guard let progress = runner.progress, observed.insert(ObjectIdentifier(host.log)).inserted else { return }
+        for logged in host.log.events { progress.event(logged) }
+        host.log.observe(progress.event)
     }
 
     private func perform(_ step: ScriptStep) async throws {

@@ -75,6 +75,9 @@ public struct ScriptRunner: Sendable {
     package var environment = HostEnvironment()
     /// Makes the center of a script's `serve` step; `nil`: scripts that `serve` fail, saying so.
     package var makeCenter: (@MainActor @Sendable (ScriptCenterSetup) throws -> any ScriptCenter)?
+    /// Told each step as it starts and each event as it is recorded (`notiplay test` streams them
+    /// from a script's worker process); `nil`: nobody is told.
+    package var progress: ScriptProgress?
 
     /// A runner; by default timed, one minute a script, as many at once as there are cores.
     public init(
@@ -138,6 +141,7 @@ public struct ScriptRunner: Sendable {
             case .finished(let failure): failure
             case .timedOut: execution.timedOut(after: limit)
             }
+        progress?.ended()
         await execution.close()
         return ScriptResult(path: script.path, failure: failure, seconds: seconds(since: started))
     }

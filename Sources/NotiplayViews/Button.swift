@@ -21,6 +21,8 @@ import NotiplayCore
 /// a custom element that draws a button into its own grid with ``Grid/draw(_:row:column:)``
 /// passes it on.
 public struct Button: ViewElement {
+    /// Where it sits in its container, in points; `nil`: in the flow.
+    public var placement: PointFrame?
     /// The title (cleaned before it is drawn).
     public var title: String
     /// The title's style: its tint, bold, …

@@ -1,5 +1,5 @@
 /// A rectangle of terminal cells, in the extension view's coordinates.
-public struct Rect: Sendable, Hashable {
+public struct Rect: Sendable, Hashable, Codable {
     /// The left column.
     public var x: Int
     /// The top row.

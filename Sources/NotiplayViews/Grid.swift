@@ -15,6 +15,10 @@ public struct Grid: Sendable, Hashable {
     public private(set) var cells: [Cell]
     /// The buttons drawn into the grid, in the order they were drawn, each with its cells here.
     public package(set) var controls: [Control] = []
+    /// The pictures drawn into the grid (an ``ImageView``'s image over its stand-in text), each
+    /// with its cells here. Drawn into another grid, a picture comes along moved; one that would
+    /// be cut there is left out (its stand-in shows).
+    public var pictures: [Picture] = []
 
     /// A grid of blank cells.
     public init(width: Int, height: Int) {
@@ -66,11 +70,13 @@ public struct Grid: Sendable, Hashable {
         return x
     }
 
-    /// Fills `rect` (clipped) with `cell`.
+    /// Fills `rect` (clipped) with `cell`; a picture there goes.
     public mutating func fill(row: Int, column: Int, width w: Int, height h: Int, with cell: Cell = .blank) {
         let (top, bottom) = (max(0, row), min(height, row + h))
         let (left, right) = (max(0, column), min(width, column + w))
         guard top < bottom, left < right else { return }
+        let filled = Rect(x: left, y: top, width: right - left, height: bottom - top)
+        pictures.removeAll { $0.frame.intersection(filled) != nil }
         for y in top..<bottom {
             for x in left..<right {
                 clearWide(row: y, column: x)
@@ -87,6 +93,11 @@ public struct Grid: Sendable, Hashable {
             if let frame = control.frame.offset(x: column, y: row).clipped(width: width, height: height) {
                 controls.append(Control(frame: frame, title: control.title, action: control.action))
             }
+        }
+        for picture in other.pictures {
+            var moved = picture
+            moved.frame = picture.frame.offset(x: column, y: row)
+            if moved.frame.clipped(width: width, height: height) == moved.frame { pictures.append(moved) }
         }
         for y in 0..<other.height where row + y >= 0 && row + y < height {
             for x in 0..<other.width where column + x >= 0 && column + x < width {

@@ -15,6 +15,8 @@ import NotiplayCore
 /// left out. Each span's text is cleaned of control characters and escape sequences (line
 /// breaks kept) before layout.
 public struct StyledParagraph: ViewElement, Hashable {
+    /// Where it sits in its container, in points; `nil`: in the flow.
+    public var placement: PointFrame?
     /// The spans, in order.
     public var spans: [TextSpan]
     /// The most lines shown.

@@ -10,6 +10,12 @@ import NotiplayCore
 public protocol ViewElement: Sendable {
     /// The element drawn `width` columns wide; as many rows as it needs.
     func render(width: Int) -> Grid
+
+    /// Where the element sits in the element that holds it, in points (iOS's `frame`); `nil`, the
+    /// default, lays it out in its container's flow, top to bottom. A placed element is drawn
+    /// into the cells its frame covers (``PointFrame/cells``), over the flow, and takes no room
+    /// in it.
+    var placement: PointFrame? { get set }
 }
 
 /// A run of text in one style.
@@ -38,6 +44,8 @@ public enum TextAlignment: Sendable, Hashable {
 /// Label("🔊", style: CellStyle(foreground: .yellow))
 /// ```
 public struct Label: ViewElement, Hashable {
+    /// Where it sits in its container, in points; `nil`: in the flow.
+    public var placement: PointFrame?
     /// The spans, left to right.
     public var spans: [TextSpan]
     /// Where the text sits in the width.
@@ -81,6 +89,8 @@ public struct Label: ViewElement, Hashable {
 
 /// Text wrapped to the width, at most `maxLines` lines (the last ends in `…` when cut).
 public struct Paragraph: ViewElement, Hashable {
+    /// Where it sits in its container, in points; `nil`: in the flow.
+    public var placement: PointFrame?
     /// The text; `\n` starts a new line.
     public var text: String
     /// Its style.
@@ -108,6 +118,8 @@ public struct Paragraph: ViewElement, Hashable {
 
 /// A bar showing `value` from 0 to 1, with an optional label after it (`0:01 / 0:03`).
 public struct ProgressBar: ViewElement, Hashable {
+    /// Where it sits in its container, in points; `nil`: in the flow.
+    public var placement: PointFrame?
     /// How far, from 0 to 1.
     public var value: Double
     /// The filled part's style.
@@ -138,6 +150,8 @@ public struct ProgressBar: ViewElement, Hashable {
 
 /// A frame around other elements, with an optional title in its top edge.
 public struct Box: ViewElement {
+    /// Where it sits in its container, in points; `nil`: in the flow.
+    public var placement: PointFrame?
     /// The title in the top edge.
     public var title: String
     /// The frame's style.
@@ -174,6 +188,8 @@ public struct Box: ViewElement {
 
 /// Empty rows.
 public struct Spacer: ViewElement, Hashable {
+    /// Where it sits in its container, in points; `nil`: in the flow.
+    public var placement: PointFrame?
     /// How many rows.
     public var height: Int
 
@@ -187,6 +203,8 @@ public struct Spacer: ViewElement, Hashable {
 
 /// Elements one under the other.
 public struct VerticalStack: ViewElement {
+    /// Where it sits in its container, in points; `nil`: in the flow.
+    public var placement: PointFrame?
     /// The elements, top to bottom.
     public var content: [any ViewElement]
 
@@ -195,14 +213,20 @@ public struct VerticalStack: ViewElement {
         self.content = content
     }
 
+    /// The elements without a ``ViewElement/placement`` one under the other, then each placed
+    /// one into its cells (clipped to the width): the stack is as high as the lower of the two.
     public func render(width: Int) -> Grid {
-        let parts = content.map { $0.render(width: width) }
-        var grid = Grid(width: width, height: parts.reduce(0) { $0 + $1.height })
+        let parts = content.filter { $0.placement == nil }.map { $0.render(width: width) }
+        let placed = content.compactMap { element in element.placement.map { (element, $0) } }
+        let flowHeight = parts.reduce(0) { $0 + $1.height }
+        let placedHeight = placed.compactMap { PlacedLayout.cells($0.1, width: width) }.map { $0.y + $0.height }.max() ?? 0
+        var grid = Grid(width: width, height: max(flowHeight, placedHeight))
         var y = 0
         for part in parts {
             grid.draw(part, row: y, column: 0)
             y += part.height
         }
+        for (element, placement) in placed { PlacedLayout.draw(element, placement: placement, into: &grid) }
         return grid
     }
 }

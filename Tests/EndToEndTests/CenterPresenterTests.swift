@@ -7,7 +7,7 @@ import Glibc
 #endif
 
 /// An author's content extension runs in a presenter process of its own under `serve`: its crash
-/// costs its card, never the server (Tests/PrintProbe's `Crashing` extension traps with a
+/// costs its card, never the server (Tests/PrintProbe's `Faulting` extension traps with a
 /// force-unwrap in `didReceive`, or leaves `[unowned self]` work behind for the next card).
 @Suite("serve: an extension's crash costs its card, not the server", .tags(.endToEnd))
 struct CenterPresenterTests {
@@ -18,9 +18,9 @@ struct CenterPresenterTests {
 
     init() throws {
         scratch = try E2E.scratch()
-        let bundle = scratch.appendingPathComponent("Extensions/Crashing.appex")
+        let bundle = scratch.appendingPathComponent("Extensions/Faulting.appex")
         try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
-        try ExtensionPlist.content(category: "crashing", principalClass: "CrashingViewController")
+        try ExtensionPlist.content(category: "crashing", principalClass: "FaultingViewController")
             .write(to: bundle.appendingPathComponent("Info.plist"), atomically: true, encoding: .utf8)
         app = scratch.appendingPathComponent("Crasher.app.json").path
         try #"{"name": "Crasher", "extensions": "Extensions", "categories": [{"identifier": "crashing"}]}"#
@@ -105,7 +105,7 @@ struct CenterPresenterTests {
         let server = try await startServer()
         defer { server.send(SIGKILL) }
         try await send(try payload("trap"), id: "t1")
-        let line = "Crashing.appex crashed while presenting this notification: shown with the default card"
+        let line = "Faulting.appex crashed while presenting this notification: shown with the default card"
         let warned = await waitFor(server) { events in
             events.contains { $0["event"] as? String == "warning" && ($0["message"] as? String ?? "").hasPrefix(line) }
                 && events.contains(where: Self.event("didReceive", "t1", extension: "DefaultContentExtension"))
@@ -131,7 +131,7 @@ struct CenterPresenterTests {
             #expect(gone, "presenter \(pid) outlived the server")
         }
 
-        // Restarted: t1 is restored, and shown with the default card, never by Crashing.
+        // Restarted: t1 is restored, and shown with the default card, never by Faulting.
         let again = try await startServer()
         defer { again.send(SIGKILL) }
         try await send(try payload("after restart", crashing: false), id: "a3", app: "notiplay")
@@ -139,7 +139,7 @@ struct CenterPresenterTests {
         again.send(SIGTERM)
         let second = try await again.finish(timeout: hangGuard)
         let events = Self.events(in: second.stdout)
-        #expect(!events.contains(where: Self.event("didReceive", "t1", extension: "Crashing")), "\(second)")
+        #expect(!events.contains(where: Self.event("didReceive", "t1", extension: "Faulting")), "\(second)")
         #expect(!events.contains { $0["event"] as? String == "warning" && ($0["message"] as? String ?? "").contains("crashed") }, "\(second)")
     }
 
@@ -150,12 +150,12 @@ struct CenterPresenterTests {
         let server = try await startServer()
         defer { server.send(SIGKILL) }
         try await send(try payload("later"), id: "l1")
-        #expect(await waitFor(server) { $0.contains(where: Self.event("didReceive", "l1", extension: "Crashing")) }, "l1 was not presented")
+        #expect(await waitFor(server) { $0.contains(where: Self.event("didReceive", "l1", extension: "Faulting")) }, "l1 was not presented")
         let removed = try await run(probe, ["remove", "l1"], environment: environment)
         #expect(removed.status == 0, "\(removed)")
         try await send(try payload("second"), id: "l2")
         #expect(await waitFor(server) { $0.contains(where: Self.event("shown", "l2")) }, "l2 was not shown")
-        #expect(await waitFor(server) { $0.contains(where: Self.event("didReceive", "l2", extension: "Crashing")) }, "l2 was not presented")
+        #expect(await waitFor(server) { $0.contains(where: Self.event("didReceive", "l2", extension: "Faulting")) }, "l2 was not presented")
         let list = try await run(probe, ["list"], environment: environment)
         #expect(list.status == 0 && list.stdoutText.contains("l2"), "\(list)")
         server.send(SIGTERM)
@@ -173,7 +173,7 @@ struct CenterPresenterTests {
         try await pane.expectScreen("the server did not start") { $0.contains("no notifications") }
         try await send(try payload("trap"), id: "t1")
         let screen = try await pane.expectScreen("the crashed card never showed its line") {
-            $0.contains("Crashing.appex crashed while presenting this notification: shown with the default card")
+            $0.contains("Faulting.appex crashed while presenting this notification: shown with the default card")
         }
         #expect(screen?.contains("trap") == true, "\(screen ?? "")")
         try await pane.keys("q")

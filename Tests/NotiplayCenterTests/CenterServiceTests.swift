@@ -55,10 +55,27 @@ extension RealEngine {
                 #expect(service.move(by: 1)?.log.events(named: "didReceive").first?.string("identifier") == "b")
                 let moved = service.move(by: -1)
                 #expect(moved?.log.events(named: "didReceive").first?.string("identifier") == "c")
+                moved?.handle(.dismiss)
                 service.shownCardDismissed()
                 #expect(try service.store.notification("c")?.state == .dismissed)
                 #expect(service.shownSession?.log.events(named: "didReceive").first?.string("identifier") == "b")
                 #expect(service.deckStatus == "1 more · n next · N previous · X dismiss all")
+            }
+        }
+
+        @Test("A card dismissed in its session (a key, the extension, a script) gives way with no driver telling the center")
+        func dismissedInItsSession() async throws {
+            try await withService { service, _ in
+                for id in ["a", "b"] { _ = try service.receive(Self.incoming(id)) }
+                service.shownSession?.handle(.dismiss)
+                // The center sees the `dismissed` event and shows the next on the main actor.
+                var turns = 0
+                while service.shownSession?.isDismissed == true, turns < 10_000 {
+                    await Task.yield()
+                    turns += 1
+                }
+                #expect(try service.store.notification("b")?.state == .dismissed)
+                #expect(service.shownSession?.log.events(named: "didReceive").first?.string("identifier") == "a")
             }
         }
 

@@ -4,6 +4,13 @@
 // included. Registered as `Printing.PrintingViewController` (a `Printing.appex` whose Info.plist
 // names `$(PRODUCT_MODULE_NAME).PrintingViewController`), it checks that what an extension prints
 // never breaks `--events jsonl` or TAP; its name checks that a tool's help and messages use it.
+//
+// Two more extensions crash, as ported iOS code can: `Crashing.CrashingViewController` leaves a
+// `DispatchQueue.main.asyncAfter { [unowned self] … }` behind it (a Swift runtime trap once its
+// card is gone and the controller freed), `Trapping.TrappingViewController` force-unwraps a nil in
+// `didReceive`, and `Lingering.LingeringViewController` queues a `fatalError` as it is freed. They
+// check that a crash costs `notiplay test` its own script only.
+import Dispatch
 import NotiplayCommandLine
 
 #if canImport(Glibc)
@@ -49,13 +56,28 @@ final class PrintingViewController: TerminalViewController, UNNotificationConten
     }
 }
 
-/// Crashes as extensions ported from iOS do (registered as `Crashing.CrashingViewController`, for
+/// Shows a line and, 0.2 s later, changes it through an `unowned` reference to itself, as iOS
+/// code often does: when the card has been replaced meanwhile, the controller is freed and the
+/// block traps (SIGILL).
+final class CrashingViewController: TerminalViewController, UNNotificationContentExtension {
+    required init() {}
+
+    func didReceive(_ notification: UNNotification) {
+        print("crashing: didReceive")
+        view.setText("   crashing soon")
+        DispatchQueue.main.asyncAfter(deadline: .now() + 0.2) { [unowned self] in
+            self.view.setText("   still here")
+        }
+    }
+}
+
+/// Crashes as extensions ported from iOS do (registered as `Faulting.FaultingViewController`, for
 /// the tests of presenter processes): a notification titled "trap" traps in `didReceive` (a
 /// force-unwrap of nothing); one titled "later" leaves work behind that traps once its card has
 /// gone, as a pending `asyncAfter { [unowned self] … }` does once its controller was freed — run
 /// when the next card this type presents in the same process arrives; one titled "hang" never
 /// returns from `didReceive`.
-final class CrashingViewController: TerminalViewController, UNNotificationContentExtension {
+final class FaultingViewController: TerminalViewController, UNNotificationContentExtension {
     /// Work left behind by earlier cards, run when the next card is presented.
     @MainActor private static var leftBehind: [@MainActor () -> Void] = []
 
@@ -66,7 +88,7 @@ final class CrashingViewController: TerminalViewController, UNNotificationConten
         Self.leftBehind = []
         for step in work { step() }
         let title = notification.request.content.title
-        view.setText("crashing: " + title)
+        view.setText("faulting: " + title)
         if title == "trap" {
             let missing: String? = title.isEmpty ? "never" : nil
             view.setText(missing!)
@@ -81,7 +103,36 @@ final class CrashingViewController: TerminalViewController, UNNotificationConten
     }
 }
 
+/// Force-unwraps what the notification does not have (a subtitle) in `didReceive`: a Swift
+/// runtime trap (SIGILL) as soon as it presents.
+final class TrappingViewController: TerminalViewController, UNNotificationContentExtension {
+    required init() {}
+
+    func didReceive(_ notification: UNNotification) {
+        let subtitle = notification.request.content.subtitle
+        let needed: String? = subtitle.isEmpty ? nil : subtitle
+        view.setText(needed!)
+    }
+}
+
+/// Queues a trap on the main queue when it is freed, as its card closes: a crash after its
+/// script's last step, which is still its script's.
+final class LingeringViewController: TerminalViewController, UNNotificationContentExtension {
+    required init() {}
+
+    func didReceive(_ notification: UNNotification) {
+        view.setText("   lingering")
+    }
+
+    deinit {
+        DispatchQueue.main.async { fatalError("lingering: the card is gone") }
+    }
+}
+
 var types = ExtensionTypes()
 types.register(PrintingViewController.self, as: "Printing.PrintingViewController")
 types.register(CrashingViewController.self, as: "Crashing.CrashingViewController")
+types.register(TrappingViewController.self, as: "Trapping.TrappingViewController")
+types.register(LingeringViewController.self, as: "Lingering.LingeringViewController")
+types.register(FaultingViewController.self, as: "Faulting.FaultingViewController")
 await NotiplayCLI.main(types: types)

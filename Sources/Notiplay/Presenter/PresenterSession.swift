@@ -73,7 +73,11 @@ package final class PresenterSession: CardSession {
     /// The extension presenting, as its `didReceive` event named it.
     package var extensionName: String? { snapshot?.extensionName ?? presentingExtension }
 
-    package func card(now: Date, prompt: String?, status: String?) -> CardModel {
+    /// The clock a card's age is measured on, when ``card(now:prompt:status:)`` is given none.
+    package var clock: @Sendable () -> Date = { .now }
+
+    package func card(now: Date?, prompt: String?, status: String?) -> CardModel {
+        let now = now ?? clock()
         guard let snapshot else { return CardModel(header: app) }
         var card = CardModel(
             header: snapshot.header,
@@ -98,7 +102,7 @@ package final class PresenterSession: CardSession {
     }
 
     package func cardMap() -> CardMap {
-        CardLayout.layout(card(now: .now, prompt: nil, status: nil), width: width).map
+        CardLayout.layout(card(now: nil, prompt: nil, status: nil), width: width).map
     }
 
     package func textInputAction(for input: PresentationSession.Input) -> Int? {

@@ -70,8 +70,12 @@ extension CenterService {
         deck.keyPressed(at: policyClock())
     }
 
-    /// The shown card was dismissed: recorded, and the next card shows.
+    /// The shown card was dismissed (by a key, an action that dismisses, the extension itself or
+    /// a script): recorded, and the next card shows. Nothing happens while the shown session is
+    /// not dismissed, so a driver may call this at once after a key as well as the center when
+    /// it sees the session's `dismissed` event.
     package func shownCardDismissed() {
+        guard let session = shownSession, session.isDismissed else { return }
         let ended = deck.shown?.identifiers ?? []
         for identifier in ended {
             _ = try? store.markDismissed(identifier)
@@ -126,6 +130,13 @@ extension CenterService {
         log.observe { [weak self, weak session] logged in
             guard let self, let session, session === self.shownSession else { return }
             self.observe(logged, card: card)
+            guard case .dismissed = logged.event else { return }
+            // However the card was dismissed, the next one shows; not from inside the log's
+            // call, as that closes this session.
+            Task { @MainActor [weak self, weak session] in
+                guard let self, let session, session === self.shownSession else { return }
+                self.shownCardDismissed()
+            }
         }
         // The new card's media waits for the stop: a play pressed at once is never undone by it.
         session.mediaWaits(for: stopping)

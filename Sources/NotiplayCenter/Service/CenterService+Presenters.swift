@@ -23,6 +23,7 @@ extension CenterService {
         {
             let session = PresenterSession(process: process, app: definition.name, log: log, width: configuration.cardColumns)
             session.source = { [weak self] identifier in self?.live[identifier]?.wire }
+            session.clock = configuration.now
             session.onEnd = { [weak self, weak session] status, name, whileShown in
                 guard let self, let session else { return }
                 let named = name ?? app.registry.contentExtension(for: category)?.bundleName ?? "extension"

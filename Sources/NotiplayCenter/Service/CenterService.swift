@@ -158,6 +158,9 @@ package final class CenterService {
         self.apps = Dictionary(apps.map { ($0.definition.name, $0) }, uniquingKeysWith: { first, _ in first })
         self.types = types
         self.engine = engine
+        var configuration = configuration
+        // A card's age is counted on the center's time (a script's virtual clock, say).
+        configuration.now = { time.now }
         self.configuration = configuration
         deck = CenterDeck(policy: policy)
         let start = ContinuousClock.now

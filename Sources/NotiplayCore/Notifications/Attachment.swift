@@ -7,8 +7,8 @@ public import Foundation
 /// A file attached to a notification (Apple: `UNNotificationAttachment`).
 ///
 /// You can only get one that passed validation: it names a regular local file within its type's
-/// size limit whose first bytes are a format notiplay knows. Audio attachments play; image
-/// attachments are listed on the card by name.
+/// size limit whose first bytes are a format notiplay knows. Audio attachments play; a PNG or
+/// JPEG attachment is shown by the default card, and by an extension's `UIImageView`.
 public struct UNNotificationAttachment: Sendable, Hashable {
     /// The attachment's identifier (its file name when none was given).
     public let identifier: String
@@ -25,7 +25,8 @@ public struct UNNotificationAttachment: Sendable, Hashable {
     public enum Kind: Sendable, Hashable {
         /// Audio the engine plays.
         case audio(AudioFile)
-        /// A still image (shown by name; a terminal card does not draw pictures).
+        /// A still image (PNG and JPEG are drawn where the terminal draws pictures; a stand-in
+        /// with its name and size elsewhere).
         case image(ImageFormat)
     }
 

@@ -7,9 +7,10 @@ import Notiplay
 ///
 /// The article's two methods are between the `seed-diff` markers, compared with `Seed.swift.txt`
 /// by `Scripts/seed-diff` (README.md holds the diff): only the view changed — the storyboard's
-/// two labels are the lines of a `TerminalView`, and the speaker does not shake. The class is
-/// `public`, and the methods in a `public` extension, because the `nagme` tool registers it from
-/// another module (on iOS, the storyboard names it).
+/// two labels are the lines of a `TerminalView`, and the speaker does not shake. This module
+/// registers the class itself (``NagMeExtensions``), so the tool never names it and it could be
+/// `internal`, as in an iOS extension target; it is `public` only because NagMe's tests make one
+/// directly to call its methods.
 public final class NotificationViewController: TerminalViewController, UNNotificationContentExtension {
     // The storyboard's labels, the article's outlets: the reminder, and the speaker beside it.
     var label = "" { didSet { redraw() } }

@@ -1,0 +1,2 @@
+// libFuzzer runs the target (LLVMFuzzerTestOneInput, in the same module).
+runFuzzTarget()
