@@ -10,8 +10,9 @@ package import SystemPackage
 /// big-endian length and that many bytes of JSON, each one message. Writes block (a presenter
 /// reads all the time, and so does the server); reads run on a thread of their own.
 package final class PresenterChannel: Sendable {
-    /// The largest frame read: a card's cells are far smaller.
-    package static let frameLimit = 16 << 20
+    /// The largest frame read: a card's cells are far smaller; an image (at most 10 MB, its
+    /// bytes a JSON array of numbers) fits.
+    package static let frameLimit = 64 << 20
 
     /// The socket.
     package let socket: FileDescriptor

@@ -36,6 +36,8 @@ package final class PresenterHost {
     private var session: PresentationSession?
     private var width: Int
     private var cardPending = false
+    /// The pictures last sent: a grid whose pictures are the same sends none.
+    private var sentPictures: [Picture] = []
 
     /// A presenter talking over `socket`, for `apps`, with extension `types`, playing on `engine`.
     package init(
@@ -140,8 +142,10 @@ package final class PresenterHost {
         let card = session.card()
         let inner = width >= CardLayout.minimumWidth ? width - 4 : max(0, width)
         let view = VerticalStack(card.view).render(width: inner)
+        var grid = WireGrid(view)
+        if view.pictures == sentPictures { grid.pictures = nil } else { sentPictures = view.pictures }
         return WireCard(
-            header: card.header, date: session.notification?.date.timeIntervalSince1970, view: WireGrid(view),
+            header: card.header, date: session.notification?.date.timeIntervalSince1970, view: grid,
             preferredRows: card.preferredRows, contentSizeRatio: card.contentSizeRatio,
             defaultContent: card.defaultContent.map { [$0.title, $0.subtitle, $0.body] },
             actions: card.actions.map { [$0.title] + ($0.destructive ? ["d"] : []) + ($0.textInput ? ["t"] : []) },

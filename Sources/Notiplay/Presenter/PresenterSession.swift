@@ -33,6 +33,8 @@ package final class PresenterSession: CardSession {
     package var onEnd: (@MainActor (_ status: Int32, _ extensionName: String?, _ whileShown: Bool) -> Void)?
 
     private var snapshot: WireCard?
+    /// The pictures the presenter sent last (it sends them only when they change).
+    private var pictures: [Picture] = []
     private var sequence = 0
     private var closed = false
     private var endReported = false
@@ -82,7 +84,7 @@ package final class PresenterSession: CardSession {
         var card = CardModel(
             header: snapshot.header,
             age: snapshot.date.map { PresentationSession.age(from: Date(timeIntervalSince1970: $0), to: now) } ?? "now")
-        card.view = [WireGridElement(grid: snapshot.view.grid(activate: { _ in }))]
+        card.view = [WireGridElement(grid: snapshot.view.grid(pictures: pictures, activate: { _ in }))]
         card.preferredRows = snapshot.preferredRows
         card.contentSizeRatio = snapshot.contentSizeRatio
         if let content = snapshot.defaultContent, content.count == 3 {
@@ -180,6 +182,7 @@ package final class PresenterSession: CardSession {
             // reads it.
             if let card = reply.card {
                 snapshot = card
+                if let sent = card.view.pictures { pictures = sent }
                 changed = true
             }
             for wire in reply.events ?? [] {

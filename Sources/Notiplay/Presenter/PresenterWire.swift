@@ -149,6 +149,9 @@ package struct WireGrid: Codable, Sendable {
     package var styles: [[[Int]]]
     /// Each button: x, y, width, height, and its title.
     package var controls: [WireControl]
+    /// The pictures drawn into the grid (an image element's), when they changed since the last
+    /// grid sent; `nil`: the same as then (an image is sent once, not with every frame).
+    package var pictures: [Picture]?
 
     package struct WireControl: Codable, Sendable {
         package var frame: [Int]
@@ -176,10 +179,12 @@ package struct WireGrid: Codable, Sendable {
         }
         self.styles = styles
         controls = grid.controls.map { WireControl(frame: $0.frame.wire, title: $0.title) }
+        pictures = grid.pictures
     }
 
-    /// The grid; its buttons' actions are `activate(index)`.
-    package func grid(activate: @escaping @MainActor (Int) -> Void) -> Grid {
+    /// The grid, with `pictures` when this one did not carry its own; its buttons' actions are
+    /// `activate(index)`.
+    package func grid(pictures earlier: [Picture] = [], activate: @escaping @MainActor (Int) -> Void) -> Grid {
         var grid = Grid(width: max(0, width), height: max(0, height))
         let decoded = styles.map(CellStyle.init(wire:))
         for row in 0..<grid.height {
@@ -197,6 +202,7 @@ package struct WireGrid: Codable, Sendable {
         grid.controls = controls.enumerated().map { index, control in
             Grid.Control(frame: Rect(wire: control.frame), title: control.title) { activate(index) }
         }
+        grid.pictures = pictures ?? earlier
         return grid
     }
 }
