@@ -25,8 +25,9 @@ enum AudioOutputArgument: Equatable {
         }
     }
 
-    /// Whether descriptor 2 is already captured (it is captured once per process).
-    nonisolated(unsafe) private static var capturing = false
+    /// Whether descriptor 2 is already captured (it is captured once per process; a presenter's
+    /// is the server's capture already).
+    nonisolated(unsafe) static var capturing = false
 
     /// Starts the libmpv engine on this output. When notiplay owns the process (``NotiplayCLI/main(types:)``),
     /// the audio stack's own messages on descriptor 2 are captured into the logger, once, and

@@ -122,7 +122,8 @@ final class CenterScriptHost: ScriptCenter {
     var shownSession: PresentationSession? {
         // What shows once a dismissed card has given way (see settle()).
         service.shownCardDismissed()
-        return service.shownSession
+        // A script's center presents in this process (it starts no presenters).
+        return service.shownSession as? PresentationSession
     }
 
     func close() async {

@@ -34,6 +34,10 @@ public enum NotiplayCLI {
     /// the executable registers (the samples in `notiplay`, an author's own in their tool).
     nonisolated(unsafe) static var types = ExtensionTypes()
 
+    /// The command line being run (without the program name): `serve` hands its own to the
+    /// presenter processes it starts.
+    nonisolated(unsafe) static var arguments: [String] = []
+
     /// The names of the types the `notiplay` executable registers as its bundled samples (set by
     /// it before ``main(types:commandName:)``): `deliver` does not warn that they go unused
     /// without an extension folder, as it does for an author's own types.
@@ -107,11 +111,19 @@ public enum NotiplayCLI {
     /// version and completion scripts go to standard output; errors to standard error (see
     /// ``Diagnostics``), notiplay's own as `notiplay: FILE: reason`.
     static func run(_ arguments: [String]) async -> Int32 {
+        self.arguments = arguments
         if willPlay(arguments) {
             // libmpv loads on another thread while the arguments are parsed and the files read.
             Libmpv.preload()
         }
         do {
+            if arguments.first == PresentCardCommand.name {
+                // A presenter process of serve's: no command a person types (not in the help,
+                // the man page or the completions).
+                let presenter = try PresentCardCommand.parse(Array(arguments.dropFirst()))
+                try await presenter.run()
+                return ExitStatus.ok
+            }
             if let word = unknownCommand(in: arguments) {
                 // ArgumentParser answers `notiplay WORD --help` and `notiplay help WORD` with the
                 // overall help even when WORD names no command: refuse WORD as it does alone.

@@ -122,7 +122,8 @@ struct ServeCommand: AsyncParsableCommand {
         let settings = try configFile.loadAtStart()
         let defaults = settings.defaults
         let storeFolder = defaults.store ?? CenterPlaces.storeFolder
-        let apps = try ServeApps.load(files: app, builtIn: freedesktop ? [FreedesktopApp.app()] : [])
+        let builtIn = freedesktop ? [FreedesktopApp.app()] : []
+        let apps = try ServeApps.load(files: app, builtIn: builtIn)
         let mediaFolders = try media.folders()
         let time: CenterTime = clock == .virtual ? .virtual(startingAt: start?.date ?? Date()) : .system
         let store: CenterStore
@@ -163,6 +164,13 @@ struct ServeCommand: AsyncParsableCommand {
             count: keepHistory ?? defaults.keepHistory ?? 100_000, age: Duration.milliseconds(Int64(days * 86_400_000))
         )
         configuration.freedesktop = desktop
+        // An author's extension presents in a process of its own: its crash costs its card.
+        let words = NotiplayCLI.arguments
+        if let at = words.firstIndex(of: "serve") {
+            // The apps of app files (after the built-in ones): their extensions are authors'.
+            let authored = Set(apps.dropFirst(1 + builtIn.count).map(\.definition.name))
+            configuration.presenterLaunch = PresentCardCommand.launch(serveArguments: Array(words[(at + 1)...]), apps: authored)
+        }
         let status = await Self.serve(configuration, headless: headless, keys: keys ?? KeyScript(), capture: capture)
         await engine.shutdown()
         await soundEngine?.shutdown()

@@ -61,6 +61,9 @@ package final class CenterServer {
         /// Reads the configuration again, on ``CenterServer/reloadConfiguration()`` and the
         /// `reload` request; `nil`: there is nothing to reload.
         package var configLoader: (@MainActor () throws(CenterConfigError) -> CenterConfig)?
+        /// How to start a presenter process for a card whose extension is an author's (see
+        /// ``CenterService/presenterLaunch``); `nil`: every card is presented in this process.
+        package var presenterLaunch: PresenterLaunch?
         /// The XDG sound theme the default arrival sound is looked up in first.
         package var soundTheme = "freedesktop"
 
@@ -149,6 +152,7 @@ package final class CenterServer {
         service.config = configuration.config
         service.configLoader = configuration.configLoader
         service.retention = configuration.retention
+        service.presenterLaunch = configuration.presenterLaunch
         service.serviceConfiguration.environment = configuration.presentation.environment
         if let soundEngine = configuration.soundEngine {
             let folders = Dictionary(apps.map { ($0.definition.name, $0.soundsFolder) }, uniquingKeysWith: { first, _ in first })

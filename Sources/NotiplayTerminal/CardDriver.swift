@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import NotiplayCore
 package import Notiplay
 package import NotiplayViews
@@ -29,11 +34,11 @@ package protocol CardDriver {
 @MainActor
 package protocol CardDeck: AnyObject {
     /// The session whose card is shown; `nil` while there is none.
-    var shownSession: PresentationSession? { get }
+    var shownSession: (any CardSession)? { get }
     /// The line under the card (how many others wait), or what to show while there is no card.
     var deckStatus: String? { get }
     /// Shows the next card (`step` 1) or the previous (-1); returns the session shown now.
-    func move(by step: Int) -> PresentationSession?
+    func move(by step: Int) -> (any CardSession)?
     /// The shown card was dismissed: the deck shows another, or none.
     func shownCardDismissed()
     /// A key was pressed on the shown card (arrivals then wait a few seconds before they take
@@ -96,7 +101,7 @@ package struct PlainTextCardDriver: CardDriver {
 
     package func present(_ session: PresentationSession, keys: KeyScript) async -> CardEnd {
         session.layoutWidth = width  // a click in the keys aims at the card as printed
-        write(FrameRenderer.plainText(CardLayout.render(session.card(), width: width), glyphs: glyphs) + "\n")
+        write(FrameRenderer.plainText(CardLayout.render(session.card(now: nil, prompt: nil, status: nil), width: width), glyphs: glyphs) + "\n")
         shown()
         return await keys.run(on: session).cardEnd ?? .closed
     }

@@ -91,8 +91,8 @@ package struct KeyScript: Sendable, Equatable {
     /// card's session (the center's queue) and go on with it; without `moveCard` they do nothing.
     @MainActor
     package func run(
-        on session: PresentationSession, moveCard: (@MainActor (Int) -> PresentationSession?)? = nil,
-        dismissAll: (@MainActor () -> PresentationSession?)? = nil
+        on session: any CardSession, moveCard: (@MainActor (Int) -> (any CardSession)?)? = nil,
+        dismissAll: (@MainActor () -> (any CardSession)?)? = nil
     ) async -> Outcome {
         var session = session
         for step in steps {

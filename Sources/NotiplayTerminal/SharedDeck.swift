@@ -41,9 +41,9 @@ package final class SharedDeck {
         }
 
         package var onDeckChange: (@MainActor () -> Void)?
-        package var shownSession: PresentationSession? { deck.shownSession }
+        package var shownSession: (any CardSession)? { deck.shownSession }
         package var deckStatus: String? { deck.deckStatus }
-        package func move(by step: Int) -> PresentationSession? { deck.move(by: step) }
+        package func move(by step: Int) -> (any CardSession)? { deck.move(by: step) }
         package func shownCardDismissed() { deck.shownCardDismissed() }
         package func keyPressed() { deck.keyPressed() }
         package func dismissAll() { deck.dismissAll() }

@@ -1,3 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import NotiplayCore
 package import Notiplay
 import NotiplayViews
@@ -54,7 +59,7 @@ package struct TerminalCardDriver: CardDriver {
 /// What a terminal screen shows: one session, or a deck's shown one.
 @MainActor
 private enum CardSource {
-    case single(PresentationSession)
+    case single(any CardSession)
     case deck(any CardDeck)
 }
 
@@ -63,7 +68,7 @@ private enum CardSource {
 private final class TerminalCardScreen {
     private let source: CardSource
     /// The session whose hooks are set (onChange, the log's observer).
-    private var hooked: PresentationSession?
+    private var hooked: (any CardSession)?
     private let terminal: any CardTerminal
     private let environment: [String: String]
     private var renderer = FrameRenderer()
@@ -133,7 +138,7 @@ private final class TerminalCardScreen {
     }
 
     /// The session shown now.
-    private var session: PresentationSession? {
+    private var session: (any CardSession)? {
         switch source {
         case .single(let session): session
         case .deck(let deck): deck.shownSession
@@ -141,7 +146,7 @@ private final class TerminalCardScreen {
     }
 
     /// Sets the redraw and notice hooks on `session` (once per session).
-    private func hook(_ session: PresentationSession?) {
+    private func hook(_ session: (any CardSession)?) {
         guard let session, session !== hooked else { return }
         hooked = session
         notice = nil
@@ -174,7 +179,7 @@ private final class TerminalCardScreen {
     }
 
     /// The next or previous card of a deck (`nil` on a single card).
-    private func moveCard(_ step: Int) -> PresentationSession? {
+    private func moveCard(_ step: Int) -> (any CardSession)? {
         guard case .deck(let deck) = source else { return nil }
         let moved = deck.move(by: step)
         shownChanged()
@@ -182,7 +187,7 @@ private final class TerminalCardScreen {
     }
 
     /// Every card of a deck dismissed (`nil` on a single card, or when none is left).
-    private func dismissAll() -> PresentationSession? {
+    private func dismissAll() -> (any CardSession)? {
         guard case .deck(let deck) = source else { return nil }
         deck.dismissAll()
         shownChanged()
@@ -212,7 +217,7 @@ private final class TerminalCardScreen {
         switch KeyBindings.command(for: key) {
         case .input(let input)?:
             if let number = session.textInputAction(for: input) {
-                prompt = (number, session.actions[number - 1].title, "")
+                prompt = (number, session.actionTitles[number - 1], "")
                 draw()
             } else {
                 session.handle(input)
@@ -313,7 +318,7 @@ private final class TerminalCardScreen {
         // Clicks and Tab go by the card as drawn here.
         session.layoutWidth = size.columns
         var card = CardLayout.render(
-            session.card(prompt: promptLine, status: status.isEmpty ? nil : status), width: size.columns)
+            session.card(now: nil, prompt: promptLine, status: status.isEmpty ? nil : status), width: size.columns)
         if critical {
             // A critical card stands out: its top edge and header in bold red.
             for column in 0..<card.width where card.height > 0 {

@@ -14,7 +14,7 @@ public struct Grid: Sendable, Hashable {
     /// The cells, row by row.
     public private(set) var cells: [Cell]
     /// The buttons drawn into the grid, in the order they were drawn, each with its cells here.
-    public internal(set) var controls: [Control] = []
+    public package(set) var controls: [Control] = []
     /// The pictures drawn into the grid (an ``ImageView``'s image over its stand-in text), each
     /// with its cells here. Drawn into another grid, a picture comes along moved; one that would
     /// be cut there is left out (its stand-in shows).

@@ -233,7 +233,7 @@ struct AuthorToolTests {
         #expect(tool.stderrText.hasPrefix("notiplay-print-probe: warning: no extension folder was given"), "\(tool)")
         #expect(
             tool.stderrText.contains(
-                #"(category "reminder") and the registered types Crashing.CrashingViewController, Lingering.LingeringViewController, Printing.PrintingViewController, Trapping.TrappingViewController go unused"#
+                #"(category "reminder") and the registered types Crashing.CrashingViewController, Faulting.FaultingViewController, Lingering.LingeringViewController, Printing.PrintingViewController, Trapping.TrappingViewController go unused"#
             ), "\(tool)")
         let notiplay = try await notiplay("deliver", E2E.media("nagme.apns"), "--headless", "--keys", "q", "--audio", "null")
         #expect(notiplay.status == 0 && notiplay.stderr.isEmpty, "\(notiplay)")

@@ -68,7 +68,7 @@ extension RealEngine {
         }
 
         static func shown(_ service: CenterService) -> String? {
-            service.shownSession?.notification?.request.identifier
+            (service.shownSession as? PresentationSession)?.notification?.request.identifier
         }
 
         @Test("A notification that plays on arrival takes the screen from a quiet card and starts its media")
@@ -79,7 +79,7 @@ extension RealEngine {
                 traits.byIdentifier["memo"] = NotificationTraits(startsMedia: true)
                 _ = try service.receive(Self.withMedia("memo", seconds: 30))
                 #expect(Self.shown(service) == "memo")
-                let card = try #require(service.shownSession)
+                let card = try #require(service.shownSession as? PresentationSession)
                 #expect(card.isPlaying)
                 await recorder.wait(forPlayback: "started")
                 #expect(card.log.events(named: "mediaPlay").count == 1)
@@ -93,7 +93,7 @@ extension RealEngine {
         func waitsForPlayingMedia() async throws {
             try await withCenter { service, recorder in
                 _ = try service.receive(Self.withMedia("first", seconds: 60))
-                let first = try #require(service.shownSession)
+                let first = try #require(service.shownSession as? PresentationSession)
                 first.handle(.media)
                 await recorder.wait(forPlayback: "started")
                 traits.byIdentifier["second"] = NotificationTraits(startsMedia: true)
@@ -115,7 +115,7 @@ extension RealEngine {
         func startsWhenTheMediaAheadEnds() async throws {
             try await withCenter { service, recorder in
                 _ = try service.receive(Self.withMedia("first", seconds: 1))
-                let first = try #require(service.shownSession)
+                let first = try #require(service.shownSession as? PresentationSession)
                 first.handle(.media)
                 await recorder.wait(forPlayback: "started")
                 traits.byIdentifier["second"] = NotificationTraits(startsMedia: true)
@@ -123,7 +123,7 @@ extension RealEngine {
                 #expect(Self.shown(service) == "first")
                 await recorder.wait(for: { $0 == .shown(identifier: "second") })
                 await recorder.wait(forPlayback: "ended")
-                let second = try #require(service.shownSession)
+                let second = try #require(service.shownSession as? PresentationSession)
                 #expect(Self.shown(service) == "second")
                 #expect(second.isPlaying)
                 #expect(second.log.events(named: "mediaPlay").count == 1)
@@ -143,7 +143,7 @@ extension RealEngine {
                     if case .response(let response) = event { answered.append(response) }
                 }
                 _ = try service.receive(Self.plain("q", category: "ask"))
-                let card = try #require(service.shownSession)
+                let card = try #require(service.shownSession as? PresentationSession)
                 #expect(card.actions.map(\.identifier) == ["yes"])
                 card.handle(.action(1, text: nil))
                 await card.settle()

@@ -90,7 +90,7 @@ extension RealEngine {
                 #expect(stored.attachments.map(\.name) == ["tone.wav"])
                 let bytes = try Data(contentsOf: URL(fileURLWithPath: service.store.attachmentPath(for: stored.attachments[0])))
                 #expect(bytes == (try Data(contentsOf: URL(fileURLWithPath: TestMedia.path("tone-1s.wav")))))
-                let shown = try #require(service.shownSession)
+                let shown = try #require(service.shownSession as? PresentationSession)
                 #expect(shown.log.events(named: "didReceive").count == 1)
                 #expect(shown.buttonState == .play, "the stored tone is the card's media")
             }

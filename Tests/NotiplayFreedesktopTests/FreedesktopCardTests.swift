@@ -264,7 +264,7 @@ struct FreedesktopCardTests {
             IncomingNotification(
                 identifier: mapped.identifier, app: FreedesktopApp.name, payload: mapped.payloadJSON,
                 categoryIdentifier: mapped.categoryIdentifier, attachments: try CenterService.incoming(mapped.attachments)))
-        let session = try #require(service.shownSession)
+        let session = try #require(service.shownSession as? PresentationSession)
         let grid = CardLayout.render(session.card(), width: Self.width)
         #expect(session.controller is FreedesktopCardExtension)
         #expect(grid.lines[0].hasPrefix("┌─ Thunderbird "), "\(grid.lines)")

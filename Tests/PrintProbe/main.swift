@@ -71,6 +71,38 @@ final class CrashingViewController: TerminalViewController, UNNotificationConten
     }
 }
 
+/// Crashes as extensions ported from iOS do (registered as `Faulting.FaultingViewController`, for
+/// the tests of presenter processes): a notification titled "trap" traps in `didReceive` (a
+/// force-unwrap of nothing); one titled "later" leaves work behind that traps once its card has
+/// gone, as a pending `asyncAfter { [unowned self] … }` does once its controller was freed — run
+/// when the next card this type presents in the same process arrives; one titled "hang" never
+/// returns from `didReceive`.
+final class FaultingViewController: TerminalViewController, UNNotificationContentExtension {
+    /// Work left behind by earlier cards, run when the next card is presented.
+    @MainActor private static var leftBehind: [@MainActor () -> Void] = []
+
+    required init() {}
+
+    func didReceive(_ notification: UNNotification) {
+        let work = Self.leftBehind
+        Self.leftBehind = []
+        for step in work { step() }
+        let title = notification.request.content.title
+        view.setText("faulting: " + title)
+        if title == "trap" {
+            let missing: String? = title.isEmpty ? "never" : nil
+            view.setText(missing!)
+        }
+        if title == "hang" {
+            // An extension that never returns (blocked, not spinning: no CPU).
+            while true { sleep(600) }
+        }
+        if title == "later" {
+            Self.leftBehind.append { fatalError("work left behind by a card that has gone") }
+        }
+    }
+}
+
 /// Force-unwraps what the notification does not have (a subtitle) in `didReceive`: a Swift
 /// runtime trap (SIGILL) as soon as it presents.
 final class TrappingViewController: TerminalViewController, UNNotificationContentExtension {
@@ -102,4 +134,5 @@ types.register(PrintingViewController.self, as: "Printing.PrintingViewController
 types.register(CrashingViewController.self, as: "Crashing.CrashingViewController")
 types.register(TrappingViewController.self, as: "Trapping.TrappingViewController")
 types.register(LingeringViewController.self, as: "Lingering.LingeringViewController")
+types.register(FaultingViewController.self, as: "Faulting.FaultingViewController")
 await NotiplayCLI.main(types: types)

@@ -54,7 +54,7 @@ extension CenterService {
     package var shownIsCritical: Bool { deck.shown?.critical ?? false }
 
     /// Shows the next (1) or previous (-1) card.
-    package func move(by step: Int) -> PresentationSession? {
+    package func move(by step: Int) -> (any CardSession)? {
         keyPressed()
         let moved = step >= 0 ? deck.showNext() : deck.showPrevious()
         if moved != nil {
@@ -89,8 +89,7 @@ extension CenterService {
     /// Every card this server presents was dismissed at once (the `X` key): recorded, each one
     /// answered as dismissed.
     package func dismissAll() {
-        shownSession?.close()
-        shownSession = nil
+        closeShownSession()
         let gone = deck.dismissAll()
         for identifier in gone {
             _ = try? store.markDismissed(identifier)
@@ -111,8 +110,7 @@ extension CenterService {
     /// media when the card waited for it.
     func showCurrent() {
         if shownSession != nil { arrivalSounds?.mediaPlayingChanged(false) }
-        shownSession?.close()
-        shownSession = nil
+        closeShownSession()
         _ = deck.mediaChanged(playing: false, ended: false)
         let stopping = Task { [engine] in _ = try? await engine.stop() }
         guard let card = deck.shown, let app = apps[card.app] else {
@@ -128,8 +126,7 @@ extension CenterService {
             guard let category = live[identifier]?.traits.category else { continue }
             definition.categories = definition.categories.filter { $0.identifier != category.identifier } + [category]
         }
-        let session = PresentationSession(
-            app: definition, registry: app.registry, types: types, engine: engine, log: log, configuration: configuration)
+        let session = makeSession(for: card, app: app, definition: definition, log: log)
         log.observe { [weak self, weak session] logged in
             guard let self, let session, session === self.shownSession else { return }
             self.observe(logged, card: card)

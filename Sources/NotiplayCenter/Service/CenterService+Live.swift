@@ -16,6 +16,11 @@ struct LiveNotification {
     var expires: Date?
     /// Warnings about it the card shows, dim (its sound cannot play, and why).
     var notes: [String] = []
+    /// The stored notification as a presenter process is handed it.
+    var wire: WireNotification?
+    /// The content extension that crashed while presenting it: it is shown with the default
+    /// card from then on, never by that extension again.
+    var crashedExtension: String?
 
     /// The notification as the runtime presents it.
     var notification: UNNotification? { delivery?.notification }
@@ -61,7 +66,10 @@ extension CenterService {
             delivered.addingTimeInterval(Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18)
         }
         live[stored.identifier] = LiveNotification(
-            delivery: delivery, traits: traits, expires: expires, notes: pendingNotes.removeValue(forKey: stored.identifier) ?? [])
+            delivery: delivery, traits: traits, expires: expires, notes: pendingNotes.removeValue(forKey: stored.identifier) ?? [],
+            wire: WireNotification(
+                identifier: stored.identifier, payload: stored.payload, date: delivered.timeIntervalSince1970,
+                attachments: stored.attachments.map { [store.attachmentPath(for: $0), $0.name] }))
         return notification
     }
 

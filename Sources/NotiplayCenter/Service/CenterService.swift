@@ -101,7 +101,19 @@ package final class CenterService {
     /// The cards and the presentation policy.
     var deck: CenterDeck
     /// The shown card's session.
-    package internal(set) var shownSession: PresentationSession?
+    package internal(set) var shownSession: (any CardSession)?
+    /// How to start a presenter process for a card whose content extension is an author's;
+    /// `nil`: every card is presented in this process (a crash in an extension ends it).
+    package var presenterLaunch: PresenterLaunch?
+    /// A presenter started ahead of the next card that needs one.
+    var sparePresenter: PresenterProcess?
+    /// The start of the next spare, a while after a card took the last one.
+    var spareStart: Task<Void, Never>?
+    /// Set once the server stops: no presenter is started from then on.
+    var presentersStopped = false
+    /// Closed cards' presenters that have not ended yet (a crash after its card was closed is
+    /// still told).
+    var closingPresenters: [ObjectIdentifier: PresenterSession] = [:]
     /// The live notifications, decoded once when they arrive (or are restored), by identifier.
     var live: [String: LiveNotification] = [:]
     /// Warnings told before their notification was stored (a desktop notification's mapping).
@@ -161,8 +173,10 @@ package final class CenterService {
     /// Queues what the store holds as delivered (after a restart), oldest first, and shows the first.
     package func restore() throws(CenterStoreError) {
         try pruneHistory()
+        let crashed = (try? store.crashedExtensions()) ?? [:]
         for stored in try store.delivered() {
             let notification = remember(stored)
+            if let name = crashed[stored.identifier] { rememberCrash(of: name, on: stored.identifier) }
             _ = deck.arrive(arrival(stored, notification: notification, startsMedia: false), at: policyClock())
         }
         let skipped = deck.unpresentable.flatMap { card in card.identifiers.map { ($0, card.app) } }
@@ -295,8 +309,8 @@ package final class CenterService {
         timer?.cancel()
         expiryTimer?.cancel()
         await arrivalSounds?.close()
-        shownSession?.close()
-        shownSession = nil
+        closeShownSession()
+        await stopPresenters()
         try? await engine.stop()
     }
 }

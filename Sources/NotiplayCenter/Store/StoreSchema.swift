@@ -16,6 +16,10 @@ enum StoreSchema {
     /// before; a removed one with `replacedBy` becomes `replaced`).
     static let version3 = "v3: expired and replaced states"
 
+    /// Which content extension crashed while presenting a notification: its card is shown with
+    /// the default card from then on, after a restart too (no crash loop).
+    static let version4 = "v4: crashed extensions"
+
     /// The ended states, as an SQL list.
     static let endedStates = "('dismissed', 'removed', 'expired', 'replaced')"
 
@@ -117,6 +121,15 @@ enum StoreSchema {
                     CREATE INDEX notification_ended
                         ON notification(endedAt, sequence) WHERE state IN ('dismissed', 'removed', 'expired', 'replaced');
                     CREATE INDEX notification_replaced_by ON notification(replacedBy) WHERE replacedBy IS NOT NULL;
+                    """)
+        }
+        migrator.registerMigration(version4) { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE crashed_extension (
+                        notification INTEGER PRIMARY KEY NOT NULL REFERENCES notification(sequence) ON DELETE CASCADE,
+                        extension TEXT NOT NULL
+                    ) WITHOUT ROWID;
                     """)
         }
         return migrator
