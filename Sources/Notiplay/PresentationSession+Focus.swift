@@ -23,19 +23,7 @@ extension PresentationSession {
     /// is focused, or its key — if that action takes text: a terminal then opens its prompt
     /// instead of handing the input over. `nil` for any other input.
     public func textInputAction(for input: Input) -> Int? {
-        let number: Int
-        switch input {
-        case .action(let n, nil):
-            number = n
-        case .confirm:
-            guard case .action(let n)? = focus, cardMap().focusOrder.contains(.action(n)) else { return nil }
-            number = n
-        case .click(let column, let row):
-            guard case .action(let n)? = cardMap().target(column: column, row: row) else { return nil }
-            number = n
-        default:
-            return nil
-        }
+        guard let number = input.chosenAction(focus: focus, map: cardMap()) else { return nil }
         guard actions.indices.contains(number - 1), actions[number - 1].isTextInput else { return nil }
         return number
     }
@@ -74,6 +62,25 @@ extension PresentationSession {
             control.action()
         case .content:
             presenter.touchContent()
+        }
+    }
+}
+
+extension PresentationSession.Input {
+    /// The number of the action this input chooses on a card focused on `focus` and laid out as
+    /// `map`: its key, Enter while it is focused, or a click on it; `nil` for any other input.
+    func chosenAction(focus: CardTarget?, map: CardMap) -> Int? {
+        switch self {
+        case .action(let n, nil):
+            return n
+        case .confirm:
+            guard case .action(let n)? = focus, map.focusOrder.contains(.action(n)) else { return nil }
+            return n
+        case .click(let column, let row):
+            guard case .action(let n)? = map.target(column: column, row: row) else { return nil }
+            return n
+        default:
+            return nil
         }
     }
 }

@@ -108,20 +108,8 @@ package final class PresenterSession: CardSession {
     }
 
     package func textInputAction(for input: PresentationSession.Input) -> Int? {
-        let number: Int
-        switch input {
-        case .action(let n, nil):
-            number = n
-        case .confirm:
-            guard case .action(let n)? = snapshot?.focus.flatMap(CardTarget.init(wire:)), cardMap().focusOrder.contains(.action(n))
-            else { return nil }
-            number = n
-        case .click(let column, let row):
-            guard case .action(let n)? = cardMap().target(column: column, row: row) else { return nil }
-            number = n
-        default:
-            return nil
-        }
+        let focus = snapshot?.focus.flatMap(CardTarget.init(wire:))
+        guard let number = input.chosenAction(focus: focus, map: cardMap()) else { return nil }
         let actions = snapshot?.actions ?? []
         guard actions.indices.contains(number - 1), actions[number - 1].dropFirst().contains("t") else { return nil }
         return number
